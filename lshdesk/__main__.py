@@ -1,0 +1,5 @@
+"""Entry point for ``python -m lshdesk``."""
+
+from lshdesk.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""The ``lshdesk`` command: no arguments opens the app; ``scan`` and ``signature`` run headless on the same core."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from lshdesk import __version__
+from lshdesk.core.errors import LshdeskError, ScanCancelled
+from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints the whole usage)
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _threshold(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"threshold must be a number in (0, 1], not {text!r}") from None
+    if not 0.0 < v <= 1.0:
+        raise argparse.ArgumentTypeError(f"threshold must be in (0, 1], not {text}")
+    return v
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text}")
+    return v
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
+    if not 0 <= v < 2**32:
+        raise argparse.ArgumentTypeError(f"seed must be from 0 to {2**32 - 1}, not {text}")
+    return v
+
+
+def _shingle(text: str) -> ShingleSpec:
+    try:
+        return ShingleSpec.parse(text)
+    except LshdeskError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _add_signature_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--num-perm", "-k", type=_positive, default=128, metavar="K", help="hash functions per signature (default 128)")
+    p.add_argument("--seed", type=_seed, default=1, help="seed of the hash functions (default 1)")
+    p.add_argument("--family", choices=FAMILIES, default="fast", help="hash family (default fast)")
+    p.add_argument("--shingle", type=_shingle, default=ShingleSpec("word", 3), metavar="word|word:N|char:N", help="shingling (default word:3)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
+    parser.add_argument("--version", action="version", version=f"lshdesk {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    g = sub.add_parser("gui", help="open the app (the default), optionally on folders")
+    g.add_argument("paths", nargs="*", metavar="PATH")
+
+    s = sub.add_parser("scan", help="scan folders and print the near-duplicate pairs")
+    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files) to scan")
+    s.add_argument("--threshold", "-t", type=_threshold, default=0.8, help="similarity a pair must reach (default 0.8)")
+    _add_signature_options(s)
+    s.add_argument("--bands", "-b", type=_positive, help="bands (with --rows; default: chosen for the threshold)")
+    s.add_argument("--rows", "-r", type=_positive, help="rows per band (with --bands)")
+    s.add_argument("--reference", action="append", default=[], metavar="PATH",
+                   help="a reference folder: its documents are compared only with the others (repeatable)")
+    s.add_argument("--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)")
+    s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
+    s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
+    s.add_argument("--max-size", type=float, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
+    s.add_argument("--format", choices=("csv", "json"), default="csv")
+    s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
+
+    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
+    sig.add_argument("files", nargs="+", metavar="FILE")
+    _add_signature_options(sig)
+    sig.add_argument("--format", choices=("json",), default="json")
+    return parser
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"lshdesk: error: {message}", file=sys.stderr)
+    return code
+
+
+def _scan(args: argparse.Namespace) -> int:
+    from lshdesk.core import export
+    from lshdesk.core.pipeline import run, scan
+
+    if (args.bands is None) != (args.rows is None):
+        return _fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
+    paths = list(args.paths) + [p for p in args.reference if p not in args.paths]
+    for p in paths:
+        if not os.path.exists(p):
+            return _fail(f"no such folder or file: {p}")
+    try:
+        params = ScanParams(
+            SignatureParams(args.shingle, args.family, args.num_perm, args.seed),
+            args.threshold,
+            Banding(args.bands, args.rows) if args.bands else None,
+            CorpusOptions(tuple(args.include), tuple(args.exclude), args.all_files, max(1, int(args.max_size * 2**20))),
+        )
+    except LshdeskError as e:
+        return _fail(str(e))
+    reference = [i for i, p in enumerate(paths) if p in args.reference]
+    show = not args.quiet and sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(p) -> None:
+        now = time.monotonic()
+        if show and (now - last[0] > 0.1 or p.stage == "done"):
+            last[0] = now
+            total = f"/{p.total}" if p.total else ""
+            print(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="", file=sys.stderr, flush=True)
+
+    try:
+        result = run(scan(paths, params, reference=reference), progress)
+    except ScanCancelled:
+        return _fail("cancelled", 130)
+    if show:
+        print(file=sys.stderr)
+    text = export.to_csv(result) if args.format == "csv" else export.to_json(result)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            return _fail(f"cannot write {args.output}: {e.strerror or e}", 1)
+    else:
+        sys.stdout.write(text)
+    if not args.quiet:
+        print(
+            f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate pairs, "
+            f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
+            f"(bands x rows {result.banding}, {result.seconds:.2f} s)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _signature(args: argparse.Namespace) -> int:
+    from lshdesk.core.corpus import NotText, read_text
+    from lshdesk.core.minhash import sign_texts
+
+    texts = []
+    for path in args.files:
+        if not os.path.isfile(path):
+            return _fail(f"no such file: {path}")
+        try:
+            texts.append(read_text(path, 2**31))
+        except NotText as e:
+            return _fail(f"{path}: {e}", 1)
+    sigs = sign_texts(texts, SignatureParams(args.shingle, args.family, args.num_perm, args.seed))
+    out = {"signatures": [{"path": p, "values": row.tolist()} for p, row in zip(args.files, sigs)]}
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "scan":
+            return _scan(args)
+        if args.command == "signature":
+            return _signature(args)
+        from lshdesk.gui.app import run_app
+
+        return run_app(getattr(args, "paths", []))
+    except LshdeskError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # last resort: one line, never a traceback
+        return _fail(f"unexpected {type(e).__name__}: {e}", 1)

@@ -1,0 +1,79 @@
+"""Exact similarity of candidate pairs, verification at the threshold, and groups by union-find."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core import kernels
+from lshdesk.core.lsh import Candidates
+from lshdesk.core.minhash import estimate_pairs
+from lshdesk.core.shingling import ShingleBatch
+
+
+def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.float64]:
+    """Exact Jaccard similarity of each pair of documents, from their shingle sets (0 when both are empty)."""
+    left = np.ascontiguousarray(left, dtype=np.int64)
+    right = np.ascontiguousarray(right, dtype=np.int64)
+    inter = kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
+    counts = shingles.counts()
+    union = counts[left] + counts[right] - inter
+    return np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """Pairs of documents with their estimate, exact similarity and number of colliding bands, one array each."""
+
+    left: npt.NDArray[np.int64]
+    right: npt.NDArray[np.int64]
+    estimate: npt.NDArray[np.float64]
+    jaccard: npt.NDArray[np.float64]
+    bands: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def take(self, index: npt.NDArray) -> "Pairs":
+        return Pairs(self.left[index], self.right[index], self.estimate[index], self.jaccard[index], self.bands[index])
+
+
+def verify(cands: Candidates, sigs: npt.NDArray, shingles: ShingleBatch, threshold: float) -> tuple[Pairs, Pairs]:
+    """(all candidates scored, verified pairs with exact similarity >= threshold sorted by similarity descending)."""
+    jac = exact_jaccard(shingles, cands.left, cands.right)
+    scored = Pairs(cands.left, cands.right, estimate_pairs(sigs, cands.left, cands.right), jac, cands.bands)
+    keep = np.flatnonzero(jac >= threshold - 1e-12)
+    order = keep[np.lexsort((cands.right[keep], cands.left[keep], -jac[keep]))]
+    return scored, scored.take(order)
+
+
+def groups(n_docs: int, left: npt.NDArray, right: npt.NDArray) -> list[npt.NDArray[np.int64]]:
+    """Connected components of the pair graph with two or more members, largest first, members ascending."""
+    parent = np.arange(n_docs, dtype=np.int64)
+
+    def find(x: int) -> int:
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    for a, b in zip(left.tolist(), right.tolist()):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    roots = np.array([find(i) for i in range(n_docs)], dtype=np.int64) if n_docs else np.zeros(0, np.int64)
+    order = np.argsort(roots, kind="stable")
+    edges = np.flatnonzero(np.diff(roots[order])) + 1
+    comps = [c for c in np.split(order, edges) if len(c) > 1]
+    comps.sort(key=lambda c: (-len(c), int(c[0])))
+    return comps
+
+
+def min_similarity_in_group(members: npt.NDArray, shingles: ShingleBatch) -> float:
+    """The lowest exact similarity between any two members of a group (a chain A~B~C shows here)."""
+    i, j = np.triu_indices(len(members), k=1)
+    return float(exact_jaccard(shingles, members[i], members[j]).min()) if len(i) else 1.0

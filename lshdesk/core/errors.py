@@ -1,0 +1,13 @@
+"""The exceptions the core raises; the CLI and the GUI turn them into one clear message."""
+
+
+class LshdeskError(Exception):
+    """Base class of every error lshdesk reports to a user."""
+
+
+class ParamError(LshdeskError, ValueError):
+    """A parameter is out of range or malformed; the message says how to fix it."""
+
+
+class ScanCancelled(LshdeskError):
+    """The user cancelled a scan; nothing of it is kept."""

@@ -1,0 +1,78 @@
+"""Scan results as the CSV and JSON that ``lshdesk scan`` prints (and the GUI exports): one format, one place."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+
+from lshdesk.core.pipeline import ScanResult
+
+
+def display_paths(result: ScanResult) -> list[str]:
+    """Each document's name for output: relative to the folder when one folder was scanned, '/'-separated."""
+    if len(result.roots) == 1 and os.path.isdir(result.roots[0]):
+        return list(result.docs.rel)
+    return [_join(result.roots[r], rel) for r, rel in zip(result.docs.root.tolist(), result.docs.rel)]
+
+
+def _join(root: str, rel: str) -> str:
+    if os.path.isdir(root):
+        return (os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel) if rel else root
+    return root.replace(os.sep, "/")
+
+
+def _skipped_name(result: ScanResult, path: str) -> str:
+    if len(result.roots) == 1 and os.path.isdir(result.roots[0]):
+        root = os.path.abspath(result.roots[0])
+        if os.path.commonpath([root, path]) == root and path != root:
+            return os.path.relpath(path, root).replace(os.sep, "/")
+    return path.replace(os.sep, "/")
+
+
+def pair_rows(result: ScanResult) -> list[tuple[str, str, float, float, int]]:
+    """Verified pairs as (a, b, estimate, jaccard, bands) with a < b, by similarity descending then names."""
+    names = display_paths(result)
+    p = result.pairs
+    rows = []
+    for l, r, e, j, b in zip(p.left.tolist(), p.right.tolist(), p.estimate.tolist(), p.jaccard.tolist(), p.bands.tolist()):
+        a, c = sorted((names[l], names[r]))
+        rows.append((a, c, e, j, b))
+    rows.sort(key=lambda t: (-round(t[3], 6), t[0], t[1]))
+    return rows
+
+
+def to_csv(result: ScanResult) -> str:
+    """Header ``a,b,estimate,jaccard``, one row per verified pair, 6 decimals."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["a", "b", "estimate", "jaccard"])
+    for a, b, e, j, _ in pair_rows(result):
+        w.writerow([a, b, f"{e:.6f}", f"{j:.6f}"])
+    return out.getvalue()
+
+
+def to_json(result: ScanResult) -> str:
+    """Parameters, documents, skipped files, pairs and groups as one JSON document."""
+    names = display_paths(result)
+    sp = result.params.signature
+    doc = {
+        "params": {
+            "threshold": result.params.threshold,
+            "num_perm": sp.k,
+            "seed": sp.seed,
+            "family": sp.family,
+            "shingle": str(sp.shingle),
+            "bands": result.banding.bands,
+            "rows": result.banding.rows,
+        },
+        "documents": [{"path": n, "shingles": int(c)} for n, c in zip(names, result.shingles.counts().tolist())],
+        "skipped": [{"path": _skipped_name(result, s.path), "reason": s.reason} for s in result.skipped],
+        "pairs": [
+            {"a": a, "b": b, "estimate": round(e, 6), "jaccard": round(j, 6), "bands": n}
+            for a, b, e, j, n in pair_rows(result)
+        ],
+        "groups": [sorted(names[i] for i in g.tolist()) for g in result.groups],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

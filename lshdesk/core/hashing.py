@@ -1,0 +1,85 @@
+"""Deterministic hashing of tokens and shingles to 64-bit ids (never Python's ``hash()``), vectorised with numpy."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import numpy.typing as npt
+
+_C0 = np.uint64(0x243F6A8885A308D3)
+_C1 = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xFF51AFD7ED558CCD)
+_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+_S27 = np.uint64(27)
+_S37 = np.uint64(37)
+
+
+def token_hash(token: str) -> int:
+    """A token's 64-bit id: the first 8 bytes of its UTF-8 BLAKE2b digest, little-endian."""
+    return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+class TokenHasher(dict):
+    """A bounded memo of ``token_hash``: ``hasher[token]`` computes a token's id once per scan."""
+
+    def __init__(self, max_size: int = 2_000_000) -> None:
+        super().__init__()
+        self.max_size = max_size
+
+    def __missing__(self, token: str) -> int:
+        if len(self) >= self.max_size:
+            self.clear()
+        value = self[token] = token_hash(token)
+        return value
+
+
+def fmix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """MurmurHash3's 64-bit finaliser: an avalanching bijection, element-wise (multiplication wraps on purpose)."""
+    h = h ^ (h >> _S33)
+    h = h * _M1
+    h = h ^ (h >> _S33)
+    h = h * _M2
+    return h ^ (h >> _S33)
+
+
+def combine_windows(units: npt.NDArray[np.uint64], n: int) -> npt.NDArray[np.uint64]:
+    """The 64-bit id of every run of n consecutive units (one per start position), n passes over the array."""
+    m = len(units) - n + 1
+    h = np.full(m, _C0, dtype=np.uint64)
+    for j in range(n):
+        h = ((h << _S27) | (h >> _S37)) ^ units[j : j + m]
+        h *= _C1
+    return fmix64(h ^ np.uint64(n))
+
+
+def fold32(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint32]:
+    """Fold 64-bit ids to 32 bits (xor of the halves)."""
+    return ((h ^ (h >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+
+def fmix32(h: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    """MurmurHash3's 32-bit finaliser, element-wise."""
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def fnv1a_utf16(strings: list[str]) -> npt.NDArray[np.uint32]:
+    """32-bit FNV-1a over each string's UTF-16 code units (as JavaScript's ``charCodeAt`` sees them)."""
+    from lshdesk.core.kernels import fnv1a_units
+
+    lengths = np.fromiter((len(s.encode("utf-16-le")) // 2 for s in strings), dtype=np.int64, count=len(strings))
+    offsets = np.zeros(len(strings) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    units = np.frombuffer("".join(strings).encode("utf-16-le"), dtype=np.uint16)
+    return fnv1a_units(units, offsets)
+
+
+def sha1_hash32(strings: list[str]) -> npt.NDArray[np.uint32]:
+    """datasketch's default: the first 4 bytes of the SHA-1 of the UTF-8 string, little-endian."""
+    digest = b"".join(hashlib.sha1(s.encode("utf-8")).digest()[:4] for s in strings)
+    return np.frombuffer(digest, dtype="<u4").astype(np.uint32)

@@ -1,0 +1,129 @@
+"""MinHash signatures as one ``(n_docs, k)`` array, for the three hash families, and the estimate from them.
+
+- ``fast``: each shingle's 64-bit id folded to 32 bits, then k affine maps ``a*x + b mod 2**32`` with odd ``a``
+  (bijections, so no collisions are added), drawn from a seeded ``numpy`` generator; ``uint32`` values.
+- ``article``: the encyclopedia entry's reference: FNV-1a over UTF-16 code units, ``(a*x + b) mod 4294967311``
+  with ``a, b`` from a xorshift32 stream seeded by the seed; ``uint64`` values (they exceed 2**32).
+- ``datasketch``: ``datasketch.MinHash(num_perm=k, seed=seed)`` (scheme affine32) fed the shingles as UTF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core import kernels
+from lshdesk.core.hashing import fmix32, fnv1a_utf16, fold32, sha1_hash32
+from lshdesk.core.params import SignatureParams
+from lshdesk.core.shingling import ShingleBatch, hash_shingles, shingle_strings
+
+ARTICLE_PRIME = 4294967311  # the smallest prime above 2**32
+_ARTICLE_EMPTY = np.uint64(2**64 - 1)  # stands for the reference's Infinity (a set with no shingles)
+
+
+def xorshift32_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The article's ``makeHashFns(k, seed)``: a_i in [1, 4294967290], b_i in [0, 4294967289]."""
+    s = seed & 0xFFFFFFFF
+
+    def nxt() -> int:
+        nonlocal s
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        return s
+
+    a, b = np.empty(k, dtype=np.uint64), np.empty(k, dtype=np.uint64)
+    for i in range(k):
+        a[i] = nxt() % 4294967290 + 1
+        b[i] = nxt() % 4294967290
+    return a, b
+
+
+def datasketch_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``datasketch.MinHash`` (affine32 scheme) permutations: odd ``a`` and any ``b``, from ``RandomState(seed)``."""
+    gen = np.random.RandomState(seed)
+    a = gen.randint(0, 1 << 31, k, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, k, dtype=np.uint32)
+    return a, b
+
+
+def fast_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``fast`` family's odd multipliers and offsets, from a PCG64 stream keyed by the seed."""
+    rng = np.random.Generator(np.random.PCG64([seed, 0x6C73_6864]))
+    a = rng.integers(0, 1 << 32, k, dtype=np.uint32) | np.uint32(1)
+    b = rng.integers(0, 1 << 32, k, dtype=np.uint32)
+    return a, b
+
+
+@dataclass(frozen=True)
+class HashFamily:
+    """A family's k hash functions, ready to sign shingle sets."""
+
+    name: str
+    k: int
+    seed: int
+    a: np.ndarray
+    b: np.ndarray
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(np.uint64 if self.name == "article" else np.uint32)
+
+    @property
+    def needs_strings(self) -> bool:
+        """True if the family hashes shingle strings rather than the 64-bit shingle ids."""
+        return self.name != "fast"
+
+    def sign_ids(self, batch: ShingleBatch) -> npt.NDArray:
+        """Signatures of a batch of id sets (``fast`` family only)."""
+        if self.needs_strings:
+            raise ValueError(f"the {self.name} family hashes shingle strings: use sign_strings")
+        return kernels.minhash_affine32(fold32(batch.ids), batch.offsets, self.a, self.b)
+
+    def sign_strings(self, sets: Sequence[Iterable[str]]) -> npt.NDArray:
+        """Signatures of shingle sets given as strings (every family)."""
+        strings: list[str] = []
+        offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+        for i, s in enumerate(sets):
+            strings.extend(s)
+            offsets[i + 1] = len(strings)
+        if self.name == "article":
+            x = fnv1a_utf16(strings).astype(np.uint64)
+            return kernels.minhash_affine_mod(x, offsets, self.a, self.b, np.uint64(ARTICLE_PRIME), _ARTICLE_EMPTY)
+        if self.name == "datasketch":
+            return kernels.minhash_affine32(fmix32(sha1_hash32(strings)), offsets, self.a, self.b)
+        raise ValueError("the fast family signs shingle ids: use sign_ids (or sign_texts)")
+
+
+def make_family(params: SignatureParams) -> HashFamily:
+    """The k hash functions of ``params.family`` for ``params.seed``."""
+    draw = {"fast": fast_params, "article": xorshift32_params, "datasketch": datasketch_params}[params.family]
+    a, b = draw(params.k, params.seed)
+    return HashFamily(params.family, params.k, params.seed, a, b)
+
+
+def sign_texts(texts: Sequence[str], params: SignatureParams) -> npt.NDArray:
+    """Signatures of whole texts with ``params`` (shingling, family, k, seed): the one-call convenience."""
+    family = make_family(params)
+    if family.needs_strings:
+        return family.sign_strings([shingle_strings(t, params.shingle) for t in texts])
+    return family.sign_ids(hash_shingles(texts, params.shingle))
+
+
+def estimate(sig_a: npt.NDArray, sig_b: npt.NDArray) -> float:
+    """Estimated Jaccard similarity: the fraction of slots where two signatures agree."""
+    if sig_a.shape != sig_b.shape:
+        raise ValueError(f"signatures of different lengths ({sig_a.shape} vs {sig_b.shape}) cannot be compared")
+    return float(np.count_nonzero(sig_a == sig_b)) / sig_a.shape[-1]
+
+
+def estimate_pairs(sigs: npt.NDArray, left: npt.NDArray, right: npt.NDArray, chunk: int = 65536) -> npt.NDArray:
+    """Estimated Jaccard of many pairs of rows at once (in chunks, so memory stays small)."""
+    out = np.empty(len(left), dtype=np.float64)
+    for s in range(0, len(left), chunk):
+        e = s + chunk
+        out[s:e] = np.count_nonzero(sigs[left[s:e]] == sigs[right[s:e]], axis=1) / sigs.shape[1]
+    return out

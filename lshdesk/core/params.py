@@ -1,0 +1,119 @@
+"""Frozen, validated parameters: how documents become shingles, signatures and bands."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lshdesk.core.errors import ParamError
+
+FAMILIES = ("fast", "article", "datasketch")
+MAX_K = 4096
+
+_SHINGLE_RE = re.compile(r"^(word|char)(?::(\d+))?$")
+
+
+@dataclass(frozen=True)
+class ShingleSpec:
+    """``word`` (tokens), ``word:N`` (N consecutive tokens) or ``char:N`` (N-character windows)."""
+
+    kind: str = "word"
+    n: int = 3
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("word", "char"):
+            raise ParamError(f"shingling must be 'word', 'word:N' or 'char:N', not {self.kind!r}")
+        if not 1 <= self.n <= 64:
+            raise ParamError(f"shingle size N must be between 1 and 64, not {self.n}")
+
+    @classmethod
+    def parse(cls, text: str) -> "ShingleSpec":
+        """Parse ``word``, ``word:3``, ``char:5``; ``char`` alone is refused (say how many characters)."""
+        m = _SHINGLE_RE.match(text.strip().lower())
+        if not m:
+            raise ParamError(f"shingling {text!r} not understood: use word, word:N or char:N (e.g. word:3, char:5)")
+        kind, n = m.group(1), m.group(2)
+        if kind == "char" and n is None:
+            raise ParamError("char shingling needs a size: char:N, e.g. char:5")
+        return cls(kind, int(n) if n is not None else 1)
+
+    def __str__(self) -> str:
+        if self.kind == "word" and self.n == 1:
+            return "word"
+        return f"{self.kind}:{self.n}"
+
+
+@dataclass(frozen=True)
+class SignatureParams:
+    """Everything that decides a document's signature: shingling, hash family, k and seed."""
+
+    shingle: ShingleSpec = field(default_factory=lambda: ShingleSpec("word", 3))
+    family: str = "fast"
+    k: int = 128
+    seed: int = 1
+
+    def __post_init__(self) -> None:
+        if self.family not in FAMILIES:
+            raise ParamError(f"hash family must be one of {', '.join(FAMILIES)}, not {self.family!r}")
+        if not 1 <= self.k <= MAX_K:
+            raise ParamError(f"number of hash functions k must be between 1 and {MAX_K}, not {self.k}")
+        if not 0 <= self.seed < 2**32:
+            raise ParamError(f"seed must be an integer from 0 to {2**32 - 1}, not {self.seed}")
+
+
+@dataclass(frozen=True)
+class Banding:
+    """A scheme: the signature cut into ``bands`` bands of ``rows`` rows (bands x rows <= k)."""
+
+    bands: int
+    rows: int
+
+    def __post_init__(self) -> None:
+        if self.bands < 1 or self.rows < 1:
+            raise ParamError(f"bands and rows must be at least 1, not {self.bands} x {self.rows}")
+
+    def check(self, k: int) -> "Banding":
+        """Return self if it fits a signature of k slots, else raise with the fix."""
+        if self.bands * self.rows > k:
+            raise ParamError(
+                f"{self.bands} bands x {self.rows} rows = {self.bands * self.rows} slots, "
+                f"more than the signature's k = {k}: lower bands or rows, or raise k"
+            )
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.bands}x{self.rows}"
+
+
+@dataclass(frozen=True)
+class CorpusOptions:
+    """Which files of the folders are read, and how."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    all_files: bool = False
+    max_bytes: int = 20 * 1024 * 1024
+
+    def __post_init__(self) -> None:
+        if self.max_bytes < 1:
+            raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
+
+
+@dataclass(frozen=True)
+class ScanParams:
+    """One scan: signature parameters, the threshold, an optional manual scheme, and corpus options."""
+
+    signature: SignatureParams = field(default_factory=SignatureParams)
+    threshold: float = 0.8
+    banding: Banding | None = None
+    corpus: CorpusOptions = field(default_factory=CorpusOptions)
+    fp_weight: float = 0.5
+    fn_weight: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.threshold <= 1.0:
+            raise ParamError(f"threshold must be in (0, 1], not {self.threshold}")
+        if self.banding is not None:
+            self.banding.check(self.signature.k)
+        if self.fp_weight < 0 or self.fn_weight < 0 or self.fp_weight + self.fn_weight <= 0:
+            raise ParamError("false-positive and false-negative weights must be >= 0 and not both 0")

@@ -1,0 +1,73 @@
+"""The S-curve maths of banding as plain functions: P(J) = 1 - (1 - J^r)^b, its threshold, FP/FN areas, best (b, r).
+
+P is a polynomial of degree b*r in J, so Gauss-Legendre quadrature with ceil((b*r + 1) / 2) nodes integrates it
+exactly (up to rounding, and its weights are positive so rounding does not grow): no scipy, no adaptive quad.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.errors import ParamError
+from lshdesk.core.params import Banding
+
+
+def probability(j: npt.ArrayLike, bands: int, rows: int) -> npt.NDArray[np.float64]:
+    """Probability that a pair of Jaccard similarity j becomes a candidate: ``1 - (1 - j**r)**b``."""
+    j = np.asarray(j, dtype=np.float64)
+    return 1.0 - (1.0 - j**rows) ** bands
+
+
+def threshold(bands: int, rows: int) -> float:
+    """The similarity where the curve is steepest, approximately: ``(1/b)**(1/r)``."""
+    return (1.0 / bands) ** (1.0 / rows)
+
+
+@lru_cache(maxsize=64)
+def _nodes(m: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.legendre.leggauss(m)
+
+
+def _integral(f_values_fn, lo: float, hi: float, degree: int) -> np.ndarray:
+    x, w = _nodes(max(1, (degree + 2) // 2))
+    s = 0.5 * (hi - lo) * x + 0.5 * (hi + lo)
+    return 0.5 * (hi - lo) * (f_values_fn(s) @ w)
+
+
+def false_positive_area(t: float, bands: int | np.ndarray, rows: int | np.ndarray) -> np.ndarray:
+    """Area under P(J) for J in [0, t]: the weight of pairs below the threshold that become candidates."""
+    b, r = np.atleast_1d(bands)[:, None], np.atleast_1d(rows)[:, None]
+    degree = int(np.max(b * r))
+    return _integral(lambda s: 1.0 - (1.0 - s[None, :] ** r) ** b, 0.0, t, degree).reshape(np.shape(bands))
+
+
+def false_negative_area(t: float, bands: int | np.ndarray, rows: int | np.ndarray) -> np.ndarray:
+    """Area above P(J) for J in [t, 1]: the weight of pairs above the threshold that are missed."""
+    b, r = np.atleast_1d(bands)[:, None], np.atleast_1d(rows)[:, None]
+    degree = int(np.max(b * r))
+    return _integral(lambda s: (1.0 - s[None, :] ** r) ** b, t, 1.0, degree).reshape(np.shape(bands))
+
+
+def optimal_banding(t: float, k: int, fp_weight: float = 0.5, fn_weight: float = 0.5) -> Banding:
+    """The (b, r) with b*r <= k minimising ``fp_weight * FP area + fn_weight * FN area`` (datasketch's criterion).
+
+    Ties go to the first scheme in datasketch's order (b ascending, then r ascending), so the choice matches
+    ``datasketch.lsh._optimal_param``.
+    """
+    if not 0.0 < t <= 1.0:
+        raise ParamError(f"threshold must be in (0, 1], not {t}")
+    schemes = [(b, r) for b in range(1, k + 1) for r in range(1, k // b + 1)]
+    b = np.array([s[0] for s in schemes])
+    r = np.array([s[1] for s in schemes])
+    error = fp_weight * false_positive_area(t, b, r) + fn_weight * false_negative_area(t, b, r)
+    best = int(np.argmin(error))
+    return Banding(int(b[best]), int(r[best]))
+
+
+def presets(k: int) -> dict[str, Banding]:
+    """The entry's three schemes for k slots: strict 1 x k, balanced (the squarest b x r), loose k x 1."""
+    r = max(d for d in range(1, int(np.sqrt(k)) + 1) if k % d == 0)
+    return {"strict": Banding(1, k), "balanced": Banding(k // r, r), "loose": Banding(k, 1)}

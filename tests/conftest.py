@@ -1,0 +1,20 @@
+"""Shared test set-up: Qt offscreen before any QApplication, and where the shared dev corpus lives."""
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DEV_CORPUS = ROOT.parent / "shared" / "corpora" / "dev"
+
+
+@pytest.fixture
+def dev_corpus() -> Path:
+    """The shared development corpus (docs/ + truth.csv); skipped where it is absent, as in a user's clone."""
+    if not (DEV_CORPUS / "truth.csv").is_file():
+        pytest.skip("the shared dev corpus (../shared/corpora/dev) is not here")
+    return DEV_CORPUS
