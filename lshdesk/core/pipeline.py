@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.clustering import Pairs, groups, verify
+from lshdesk.core.clustering import Pairs, groups, min_similarity_in_group, verify
 from lshdesk.core.corpus import NotText, Skipped, SourceFile, read_text, walk
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.hashing import TokenHasher
@@ -65,6 +65,7 @@ class ScanResult:
     candidates: Pairs
     pairs: Pairs
     groups: list[npt.NDArray[np.int64]]
+    group_min: npt.NDArray[np.float64]  # the lowest exact similarity inside each group
     reference: tuple[int, ...] = ()
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
@@ -174,11 +175,12 @@ def scan(
     _check(cancel)
     yield Progress("grouping", 0, 1, time.perf_counter() - t0)
     comps = groups(len(docs), pairs.left, pairs.right)
+    group_min = np.array([min_similarity_in_group(g, shingles) for g in comps], dtype=np.float64)
     stage_t["grouping"] = time.perf_counter() - t0 - sum(stage_t.values())
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)
     return ScanResult(
-        tuple(roots), params, banding, docs, skipped, sigs, shingles, candidates, pairs, comps,
+        tuple(roots), params, banding, docs, skipped, sigs, shingles, candidates, pairs, comps, group_min,
         tuple(reference), elapsed, stage_t,
     )
 

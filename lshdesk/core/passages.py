@@ -1,0 +1,90 @@
+"""Where two documents share shingles: character ranges in each original text, for the side-by-side view."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from lshdesk.core.params import ShingleSpec
+from lshdesk.core.shingling import TOKEN_RE
+
+_WS = re.compile(r"\s")
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """A text normalised character by character, with the original index of every character of the result."""
+
+    text: str
+    origin: list[int]
+
+
+def normalise_with_offsets(text: str) -> Normalised:
+    """NFKC + casefold per character (lengths may change: 'ﬁ' -> 'fi'), keeping a map back to the original."""
+    if text.isascii():
+        return Normalised(text.lower(), list(range(len(text))))
+    out: list[str] = []
+    origin: list[int] = []
+    for i, c in enumerate(text):
+        s = unicodedata.normalize("NFKC", c).casefold() if not c.isascii() else c.lower()
+        out.append(s)
+        origin.extend([i] * len(s))
+    return Normalised("".join(out), origin)
+
+
+def _units(text: str, spec: ShingleSpec) -> tuple[list[str], list[tuple[int, int]]]:
+    """The document's tokens (or characters, for char shingling) with their spans in the original text."""
+    norm = normalise_with_offsets(text)
+    units: list[str] = []
+    spans: list[tuple[int, int]] = []
+    if spec.kind == "word":
+        for m in TOKEN_RE.finditer(norm.text):
+            units.append(m.group())
+            spans.append((norm.origin[m.start()], norm.origin[m.end() - 1] + 1))
+        return units, spans
+    prev_space = True
+    for ch, o in zip(norm.text, norm.origin):
+        if _WS.match(ch):
+            if prev_space:
+                continue
+            ch, prev_space = " ", True
+        else:
+            prev_space = False
+        units.append(ch)
+        spans.append((o, o + 1))
+    while units and units[-1] == " ":
+        units.pop()
+        spans.pop()
+    return units, spans
+
+
+def _shingle_spans(text: str, spec: ShingleSpec) -> dict[str, list[tuple[int, int]]]:
+    units, spans = _units(text, spec)
+    sep = " " if spec.kind == "word" else ""
+    n = min(spec.n, len(units))
+    out: dict[str, list[tuple[int, int]]] = {}
+    for i in range(len(units) - n + 1 if n else 0):
+        out.setdefault(sep.join(units[i : i + n]), []).append((spans[i][0], spans[i + n - 1][1]))
+    return out
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(ranges):
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def shared_passages(text_a: str, text_b: str, spec: ShingleSpec) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+    """Merged (start, end) character ranges of each text covered by shingles both texts contain, and their count."""
+    sa, sb = _shingle_spans(text_a, spec), _shingle_spans(text_b, spec)
+    shared = sa.keys() & sb.keys()
+    return (
+        _merge([r for s in shared for r in sa[s]]),
+        _merge([r for s in shared for r in sb[s]]),
+        len(shared),
+    )

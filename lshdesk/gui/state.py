@@ -1,0 +1,77 @@
+"""The app's state: folders, parameters, the current result and the one selection every view follows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+from lshdesk.core.params import ScanParams
+from lshdesk.core.pipeline import ScanResult
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the user is looking at: a pair (``left``, ``right`` document indices) or a set of documents."""
+
+    docs: tuple[int, ...] = ()
+
+    @property
+    def pair(self) -> tuple[int, int] | None:
+        return (self.docs[0], self.docs[1]) if len(self.docs) == 2 else None
+
+
+class AppState(QObject):
+    """Holds plain data and announces changes; widgets read it and forward intents, never keep their own copy."""
+
+    foldersChanged = Signal()
+    paramsChanged = Signal(object)
+    resultChanged = Signal(object)
+    selectionChanged = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.folders: list[str] = []
+        self.reference: set[str] = set()
+        self.params = ScanParams()
+        self.result: ScanResult | None = None
+        self.selection = Selection()
+
+    def set_folders(self, folders: list[str], reference: set[str] | None = None) -> None:
+        seen: list[str] = []
+        for f in folders:
+            if f not in seen:
+                seen.append(f)
+        self.folders = seen
+        self.reference = {r for r in (reference if reference is not None else self.reference) if r in seen}
+        self.foldersChanged.emit()
+
+    def add_folders(self, folders: list[str]) -> None:
+        self.set_folders(self.folders + list(folders))
+
+    def remove_folder(self, folder: str) -> None:
+        self.set_folders([f for f in self.folders if f != folder])
+
+    def set_reference(self, folder: str, on: bool) -> None:
+        (self.reference.add if on else self.reference.discard)(folder)
+        self.foldersChanged.emit()
+
+    def reference_indices(self) -> list[int]:
+        return [i for i, f in enumerate(self.folders) if f in self.reference]
+
+    def set_params(self, params: ScanParams) -> None:
+        if params != self.params:
+            self.params = params
+            self.paramsChanged.emit(params)
+
+    def set_result(self, result: ScanResult | None) -> None:
+        self.result = result
+        self.selection = Selection()
+        self.resultChanged.emit(result)
+        self.selectionChanged.emit(self.selection)
+
+    def select(self, docs: tuple[int, ...]) -> None:
+        sel = Selection(tuple(docs))
+        if sel != self.selection:
+            self.selection = sel
+            self.selectionChanged.emit(sel)

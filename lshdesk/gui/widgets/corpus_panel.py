@@ -1,0 +1,80 @@
+"""The Corpus panel: the folders to scan, which are reference folders, and what the last scan read."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from lshdesk.gui.state import AppState
+
+
+class CorpusPanel(QWidget):
+    """Lists the folders with a reference check box each; Add and Remove forward the user's intent."""
+
+    addRequested = Signal()
+
+    def __init__(self, state: AppState, parent=None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.list = QListWidget()
+        self.list.setAccessibleName("Folders")
+        self.list.setToolTip(
+            "Folders to scan. Tick a folder to make it a reference: its documents are only compared "
+            "with the other folders' documents, not among themselves."
+        )
+        self.add_button = QPushButton("Add folder…")
+        self.remove_button = QPushButton("Remove")
+        self.summary = QLabel("No folder yet: File > Open folder (Ctrl+O) or drop one here.")
+        self.summary.setWordWrap(True)
+        self.hint = QLabel(
+            "<i>This is the built-in sample corpus. Open your own folders with File &gt; Open folder (Ctrl+O) "
+            "or drop them on the window.</i>"
+        )
+        self.hint.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.list)
+        lay.addLayout(buttons)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.hint)
+        self.add_button.clicked.connect(self.addRequested)
+        self.remove_button.clicked.connect(self._remove)
+        self.list.itemChanged.connect(self._ref_toggled)
+        state.foldersChanged.connect(self.refresh)
+        state.resultChanged.connect(self._show_counts)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        for folder in self.state.folders:
+            item = QListWidgetItem(folder)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if folder in self.state.reference else Qt.CheckState.Unchecked)
+            item.setToolTip(f"{folder}\nTicked: reference folder")
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+        self.remove_button.setEnabled(bool(self.state.folders))
+        from lshdesk.gui.app import sample_corpus
+
+        self.hint.setVisible(self.state.folders == [sample_corpus()])
+
+    def _ref_toggled(self, item: QListWidgetItem) -> None:
+        self.state.set_reference(item.text(), item.checkState() == Qt.CheckState.Checked)
+
+    def _remove(self) -> None:
+        item = self.list.currentItem() or (self.list.item(self.list.count() - 1) if self.list.count() else None)
+        if item is not None:
+            self.state.remove_folder(item.text())
+
+    def _show_counts(self, result) -> None:
+        if result is None:
+            self.summary.setText("Not scanned yet: press Scan (F5).")
+            return
+        self.summary.setText(
+            f"{len(result.docs)} documents, {len(result.skipped)} skipped files "
+            f"(see Results > Documents), scanned in {result.seconds:.2f} s."
+        )

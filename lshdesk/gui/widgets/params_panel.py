@@ -1,0 +1,153 @@
+"""The Parameters panel: shingling, k, seed, hash family, threshold and the banding scheme, with a Scan button."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lshdesk.core.errors import LshdeskError
+from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
+from lshdesk.core.scurve import optimal_banding, threshold as curve_threshold
+
+SHINGLINGS = ["word", "word:2", "word:3", "word:5", "char:3", "char:5", "char:7"]
+
+
+class ParamsPanel(QWidget):
+    """Edits a ScanParams; emits ``paramsEdited`` with a valid one, ``scanRequested`` on Scan."""
+
+    paramsEdited = Signal(object)
+    scanRequested = Signal()
+
+    def __init__(self, params: ScanParams, parent=None) -> None:
+        super().__init__(parent)
+        self.shingle = QComboBox()
+        self.shingle.setEditable(True)
+        self.shingle.addItems(SHINGLINGS)
+        self.shingle.setToolTip(
+            "What a document's set is made of: words, N consecutive words (word:N) or N characters (char:N).\n"
+            "Longer shingles make reworded text look less similar; word:3 is a good default for prose."
+        )
+        self.k = QSpinBox()
+        self.k.setRange(1, 1024)
+        self.k.setToolTip("Hash functions per signature (k). More: a more exact estimate, slower scans, more memory.")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setToolTip("Seed of the hash functions. The same seed gives the same signatures on every machine.")
+        self.family = QComboBox()
+        self.family.addItems(FAMILIES)
+        self.family.setToolTip(
+            "fast: lshdesk's own (the quickest).\narticle: the encyclopedia entry's reference implementation.\n"
+            "datasketch: the values datasketch.MinHash gives, to cross-check with that library."
+        )
+        self.threshold = QDoubleSpinBox()
+        self.threshold.setRange(0.01, 1.0)
+        self.threshold.setSingleStep(0.05)
+        self.threshold.setDecimals(2)
+        self.threshold.setToolTip("Similarity a pair must reach to be reported (exact Jaccard, checked for every candidate).")
+        self.auto = QCheckBox("auto")
+        self.auto.setToolTip("Choose bands x rows for the threshold (balancing missed pairs against extra candidates).")
+        self.bands = QSpinBox()
+        self.bands.setRange(1, 1024)
+        self.bands.setToolTip("Bands: more bands catch more pairs (and more dissimilar candidates).")
+        self.rows = QSpinBox()
+        self.rows.setRange(1, 1024)
+        self.rows.setToolTip("Rows per band: more rows make a band stricter.")
+        self.scheme_note = QLabel()
+        self.scheme_note.setWordWrap(True)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020")
+        self.error.setWordWrap(True)
+        self.scan_button = QPushButton("Scan (F5)")
+        self.scan_button.setToolTip("Read the folders and find the near-duplicate pairs")
+
+        scheme = QHBoxLayout()
+        scheme.addWidget(self.bands)
+        scheme.addWidget(QLabel("x"))
+        scheme.addWidget(self.rows)
+        scheme.addWidget(self.auto)
+        form = QFormLayout()
+        form.addRow("Shingling", self.shingle)
+        form.addRow("k", self.k)
+        form.addRow("Seed", self.seed)
+        form.addRow("Hash family", self.family)
+        form.addRow("Threshold", self.threshold)
+        form.addRow("Bands x rows", scheme)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(form)
+        lay.addWidget(self.scheme_note)
+        lay.addWidget(self.error)
+        lay.addWidget(self.scan_button)
+        lay.addStretch(1)
+
+        self.set_params(params)
+        for w in (self.k, self.seed, self.bands, self.rows):
+            w.valueChanged.connect(self._edited)
+        self.threshold.valueChanged.connect(self._edited)
+        self.family.currentTextChanged.connect(self._edited)
+        self.shingle.currentTextChanged.connect(self._edited)
+        self.auto.toggled.connect(self._edited)
+        self.scan_button.clicked.connect(self.scanRequested)
+
+    def set_params(self, p: ScanParams) -> None:
+        widgets = (self.shingle, self.k, self.seed, self.family, self.threshold, self.auto, self.bands, self.rows)
+        for w in widgets:
+            w.blockSignals(True)
+        self.shingle.setCurrentText(str(p.signature.shingle))
+        self.k.setValue(p.signature.k)
+        self.seed.setValue(p.signature.seed)
+        self.family.setCurrentText(p.signature.family)
+        self.threshold.setValue(p.threshold)
+        self.auto.setChecked(p.banding is None)
+        b = p.banding or optimal_banding(p.threshold, p.signature.k, p.fp_weight, p.fn_weight)
+        self.bands.setValue(b.bands)
+        self.rows.setValue(b.rows)
+        for w in widgets:
+            w.blockSignals(False)
+        self._update_scheme(b, p.signature.k)
+
+    def params(self) -> ScanParams:
+        """The parameters shown, validated (raises LshdeskError with the fix)."""
+        sig = SignatureParams(ShingleSpec.parse(self.shingle.currentText()), self.family.currentText(), self.k.value(), self.seed.value())
+        banding = None if self.auto.isChecked() else Banding(self.bands.value(), self.rows.value())
+        return ScanParams(sig, round(self.threshold.value(), 4), banding)
+
+    def _edited(self) -> None:
+        self.bands.setEnabled(not self.auto.isChecked())
+        self.rows.setEnabled(not self.auto.isChecked())
+        try:
+            p = self.params()
+        except LshdeskError as e:
+            self.error.setText(str(e))
+            self.scan_button.setEnabled(False)
+            return
+        self.error.clear()
+        self.scan_button.setEnabled(True)
+        if p.banding is None:
+            b = optimal_banding(p.threshold, p.signature.k, p.fp_weight, p.fn_weight)
+            for w, v in ((self.bands, b.bands), (self.rows, b.rows)):
+                w.blockSignals(True)
+                w.setValue(v)
+                w.blockSignals(False)
+        self._update_scheme(p.banding or Banding(self.bands.value(), self.rows.value()), p.signature.k)
+        self.paramsEdited.emit(p)
+
+    def _update_scheme(self, b: Banding, k: int) -> None:
+        unused = k - b.bands * b.rows
+        note = f"Pairs are likeliest to be caught above about {curve_threshold(b.bands, b.rows):.2f}."
+        if unused > 0:
+            note += f" {unused} of the {k} slots are unused."
+        self.scheme_note.setText(note)
+        self.bands.setEnabled(not self.auto.isChecked())
+        self.rows.setEnabled(not self.auto.isChecked())

@@ -1,0 +1,76 @@
+"""The one progress area: stage, bar, files per second, time left, and Cancel."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from lshdesk.core.pipeline import Progress
+
+STAGE_WORDS = {
+    "listing": "Listing files",
+    "reading": "Reading and hashing",
+    "banding": "Banding and verifying",
+    "grouping": "Grouping",
+    "done": "Done",
+}
+
+
+class ProgressArea(QWidget):
+    """Shows a running job's progress; emits ``cancelRequested`` when Cancel is pressed."""
+
+    cancelRequested = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.stage = QLabel("Ready")
+        self.bar = QProgressBar()
+        self.bar.setMaximumWidth(260)
+        self.bar.setAccessibleName("Scan progress")
+        self.rate = QLabel()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the scan (Esc); the previous results stay")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.stage)
+        lay.addWidget(self.bar)
+        lay.addWidget(self.rate)
+        lay.addWidget(self.cancel_button)
+        self.cancel_button.clicked.connect(self.cancelRequested)
+        self._t_stage = 0.0
+        self._last_stage = ""
+        self.finish("Ready")
+
+    def start(self, text: str) -> None:
+        self.stage.setText(text)
+        self.bar.setRange(0, 0)
+        self.bar.show()
+        self.rate.clear()
+        self.cancel_button.show()
+        self._last_stage = ""
+
+    def update_progress(self, p: Progress) -> None:
+        if p.stage != self._last_stage:
+            self._last_stage = p.stage
+            self._t_stage = time.monotonic()
+        words = STAGE_WORDS.get(p.stage, p.stage)
+        if p.total:
+            self.bar.setRange(0, p.total)
+            self.bar.setValue(p.done)
+            self.stage.setText(f"{words}: {p.done:,} / {p.total:,} files")
+            spent = time.monotonic() - self._t_stage
+            if p.stage == "reading" and p.done and spent > 0.2:
+                rate = p.done / spent
+                left = (p.total - p.done) / rate if rate > 0 else 0
+                self.rate.setText(f"{rate:,.0f} files/s, {left:,.0f} s left")
+        else:
+            self.bar.setRange(0, 0)
+            self.stage.setText(f"{words}: {p.done:,} files" if p.stage == "listing" else words)
+
+    def finish(self, text: str) -> None:
+        self.stage.setText(text)
+        self.bar.hide()
+        self.rate.clear()
+        self.cancel_button.hide()
