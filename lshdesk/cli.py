@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
     s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
     s.add_argument("--max-size", type=float, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
-    s.add_argument("--format", choices=("csv", "json"), default="csv")
+    s.add_argument("--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report")
     s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
 
@@ -134,7 +134,12 @@ def _scan(args: argparse.Namespace) -> int:
         return _fail("cancelled", 130)
     if show:
         print(file=sys.stderr)
-    text = export.to_csv(result) if args.format == "csv" else export.to_json(result)
+    if args.format == "html":
+        from lshdesk.core.report import to_html
+
+        text = to_html(result)
+    else:
+        text = export.to_csv(result) if args.format == "csv" else export.to_json(result)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as f:
