@@ -1,0 +1,28 @@
+"""Where the app's resources are: icons, help pages and the sample corpus (``resources/`` of the source tree)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PySide6.QtGui import QIcon
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def resource(*parts: str) -> Path:
+    """The path of a resource file (it may not exist in a stripped install: callers check)."""
+    return RESOURCES.joinpath(*parts)
+
+
+@lru_cache(maxsize=None)
+def icon(name: str) -> QIcon:
+    """A toolbar icon from ``resources/icons/<name>.svg`` (an empty icon if it is missing)."""
+    path = resource("icons", f"{name}.svg")
+    return QIcon(str(path)) if path.is_file() else QIcon()
+
+
+def help_html(view: str) -> str:
+    """The help page of a view (``results``, ``side_by_side``, ``signatures``, ``scurve``, ``learn``)."""
+    path = resource("help", f"{view}.html")
+    return path.read_text(encoding="utf-8") if path.is_file() else f"<p>No help page for {view} yet.</p>"
