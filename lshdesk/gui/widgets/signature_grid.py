@@ -1,0 +1,554 @@
+"""The signature grid: documents x slots, agreeing slots highlighted, bands marked, per-pair figures beside it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.compare import PairFigures, all_pairs, pair_figures
+from lshdesk.core.params import Banding
+from lshdesk.gui.models.signatures import COMPACT_DIGITS, Role, SignaturesModel, row_letter
+
+if TYPE_CHECKING:
+    from lshdesk.core.pipeline import ScanResult
+
+# yellow = one slot agrees, green = a whole band agrees (a shared bucket); strong = all compared rows, pale = some
+AGREE = QColor(255, 214, 102)  # the slot agrees in all compared rows
+PARTIAL = QColor(255, 240, 196)  # some, not all, compared rows hold this value
+BUCKET = QColor(150, 210, 140)  # the whole band agrees in all compared rows: one bucket
+BUCKET_SOME = QColor(206, 236, 198)  # this row shares the band's bucket with some other compared row
+BUCKET_STRIP = QColor(80, 160, 80)
+BUCKET_STRIP_SOME = QColor(176, 220, 166)
+FILLS = [QColor(), PARTIAL, AGREE, BUCKET_SOME, BUCKET]  # indexed by the model's Fill codes
+BOUNDARY = QColor(70, 70, 70)
+MAX_PAIRS_LISTED = 300
+KEY_ROWS = 12  # up to this many rows the side panel opens with a key to the row letters; beyond, each pair names its rows
+
+
+class SlotDelegate(QStyledItemDelegate):
+    """Paints one slot: background by agreement, the value, and a thick line where a band starts."""
+
+    def paint(self, painter: QPainter, option, index) -> None:
+        rect = option.rect
+        model = index.model()
+        r, c = index.row(), index.column()
+        if isinstance(model, SignaturesModel):  # the fast path: arrays, not six data() calls per cell
+            fill, compared, start = int(model.fill[r, c]), bool(model.compared_mask[r]), bool(model.band_start[c])
+            text = model.display(r, c)
+        else:
+            fill, compared = int(index.data(Role.Fill) or 0), bool(index.data(Role.Compared))
+            start, text = bool(index.data(Role.BandStart)), str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        # the fill also covers the view's own selection panel: the selection is the overlay below
+        painter.fillRect(rect, FILLS[fill] if fill else option.palette.color(QPalette.ColorRole.Base))
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(rect, self._selection(option))
+        role = QPalette.ColorRole.Text if compared else QPalette.ColorRole.PlaceholderText
+        painter.setPen(option.palette.color(role))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        if start:
+            painter.fillRect(QRect(rect.left(), rect.top(), 2, rect.height() + 1), BOUNDARY)
+
+    @staticmethod
+    def _selection(option) -> QColor:
+        sel = QColor(option.palette.color(QPalette.ColorRole.Highlight))
+        sel.setAlpha(90)
+        return sel
+
+
+class BandHeader(QHeaderView):
+    """The column header in two tiers: bands on top (green where rows share a bucket), slot numbers below."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setSectionsClickable(True)
+        self.setHighlightSections(True)
+        self.sectionResized.connect(lambda *_: self.viewport().update())
+
+    def strip_height(self) -> int:
+        return self.fontMetrics().height() + 8
+
+    def sizeHint(self):
+        s = super().sizeHint()
+        s.setHeight(self.fontMetrics().height() + 8 + self.strip_height())
+        return s
+
+    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:
+        super().paintSection(painter, rect.adjusted(0, self.strip_height(), 0, 0), logical)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if not isinstance(model, SignaturesModel) or not model.k:
+            return
+        first = max(self.logicalIndexAt(0), 0)
+        last = self.logicalIndexAt(self.viewport().width() - 1)
+        last = model.k - 1 if last < 0 else last
+        rows = model.banding.rows if model.banding is not None else 0
+        used = model.banding.bands * rows if model.banding is not None else 0
+        h = self.strip_height()
+        p = QPainter(self.viewport())
+        fm = self.fontMetrics()
+        col = first
+        while col <= last:
+            band = model.band_of(col)
+            lo, hi = (band * rows, band * rows + rows - 1) if band >= 0 else (used, model.k - 1)
+            x0 = self.sectionViewportPosition(lo)
+            x1 = self.sectionViewportPosition(hi) + self.sectionSize(hi)
+            box = QRect(x0, 0, x1 - x0, h)
+            hit = model.band_collided(band)
+            groups = [] if hit else model.band_groups(band)
+            fill = BUCKET_STRIP if hit else BUCKET_STRIP_SOME if groups else self.palette().color(QPalette.ColorRole.Window)
+            p.fillRect(box, fill)
+            p.fillRect(QRect(x0, 0, 2 if lo > 0 else 0, h), BOUNDARY)
+            p.setPen(QColor(60, 60, 60))
+            p.drawLine(box.left(), h - 1, box.right(), h - 1)
+            p.setPen(QColor("white") if hit else self.palette().color(QPalette.ColorRole.Text))
+            if band < 0:
+                labels = ["no band (not used for buckets)", "no band", ""] if model.banding is not None else ["slots", ""]
+            elif hit:
+                labels = [f"band {band}: bucket", f"band {band}", str(band), ""]
+            elif groups:
+                who = " | ".join(" ".join(map(row_letter, g)) for g in groups)
+                labels = [f"band {band}: bucket {who}", f"band {band}: {who}", f"{band}: {who}", str(band), ""]
+            else:
+                labels = [f"band {band}", str(band), ""]
+            seen = box.intersected(QRect(0, 0, self.viewport().width(), h))  # label the visible part of the band
+            label = next(t for t in labels if fm.horizontalAdvance(t) + 6 <= seen.width() or not t)
+            p.drawText(seen, Qt.AlignmentFlag.AlignCenter, label)
+            col = hi + 1
+        p.end()
+
+
+class Overview(QWidget):
+    """All k slots in one strip (agreeing slots, shared buckets, band ticks) with the visible part framed; click to go."""
+
+    def __init__(self, model: SignaturesModel, table: QTableView, parent=None) -> None:
+        super().__init__(parent)
+        self.model, self.table = model, table
+        self.setFixedHeight(18)
+        self.setToolTip("All slots at a glance: click or drag to scroll the grid there")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        table.horizontalScrollBar().valueChanged.connect(self.update)
+        table.horizontalScrollBar().rangeChanged.connect(self._range_changed)
+
+    def _range_changed(self, low: int, high: int) -> None:
+        self.setVisible(high > low)  # when every slot is on screen the grid itself is the overview
+        self.update()
+
+    def _x(self, slot: float) -> int:
+        return round(slot * self.width() / max(self.model.k, 1))
+
+    def paintEvent(self, event) -> None:
+        m = self.model
+        p = QPainter(self)
+        p.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Base))
+        h = self.height()
+        r = m.banding.rows if m.banding is not None else 0
+        shared = m.shared_bucket_bands()
+        for b in np.flatnonzero(shared).tolist():
+            fill = BUCKET if m.band_collided(b) else BUCKET_SOME
+            p.fillRect(QRect(self._x(b * r), 0, self._x(b * r + r) - self._x(b * r), h), fill)
+        for c in m.agreeing_slots().tolist():
+            if not m.band_collided(m.band_of(c)):
+                p.fillRect(QRect(self._x(c), 0, max(self._x(c + 1) - self._x(c), 1), h), AGREE)
+        for b in range(1, m.banding.bands if m.banding is not None else 0):
+            p.fillRect(QRect(self._x(b * r), 0, 1, h), BOUNDARY)
+        p.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        p.drawRect(0, 0, self.width() - 1, h - 1)
+        bar = self.table.horizontalScrollBar()
+        total = bar.maximum() + bar.pageStep()
+        if m.k and total > 0 and bar.maximum() > 0:
+            x0 = round(bar.value() / total * self.width())
+            w = max(round(bar.pageStep() / total * self.width()), 6)
+            p.fillRect(QRect(x0, 0, w, h), QColor(30, 90, 200, 50))
+            p.setPen(QPen(QColor(30, 90, 200), 2))
+            p.drawRect(QRect(x0 + 1, 1, w - 2, h - 2))
+        p.end()
+
+    def mousePressEvent(self, event) -> None:
+        self._go(event.position().x())
+
+    def mouseMoveEvent(self, event) -> None:
+        self._go(event.position().x())
+
+    def _go(self, x: float) -> None:
+        bar = self.table.horizontalScrollBar()
+        total = bar.maximum() + bar.pageStep()
+        bar.setValue(round(x / max(self.width(), 1) * total - bar.pageStep() / 2))
+
+
+class _GridView(QTableView):
+    """A table view whose Ctrl+C copies the whole selection (Qt's default copies only the current cell)."""
+
+    def __init__(self, copy, resized, parent=None) -> None:
+        super().__init__(parent)
+        self._copy, self._resized = copy, resized
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._resized()
+
+    def keyPressEvent(self, event) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self._copy()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+def spans(values: list[int], most: int = 0) -> str:
+    """1, 2, 5-9 style: runs of three or more consecutive numbers shortened to first–last ("" past ``most`` runs)."""
+    out: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out += [f"{values[i]}–{values[j]}"] if j - i >= 2 else [str(v) for v in values[i : j + 1]]
+        i = j + 1
+    return "" if most and len(out) > most else ", ".join(out)
+
+
+def names_html(names: list[str]) -> str:
+    """The key to the row letters, full names."""
+    return "<p>" + "<br>".join(f"<b>{row_letter(i)}</b> {_esc(n)}" for i, n in enumerate(names)) + "</p>"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def pairs_html(
+    figs: PairFigures,
+    jaccard: dict[tuple[int, int], float],
+    banding: Banding | None,
+    compared: tuple[int, ...],
+    names: list[str] | None = None,
+) -> str:
+    """The side panel's text: one block per pair of rows (pairs among the compared rows first)."""
+    inside = set(compared)
+    subset = len(inside) < len(np.union1d(figs.left, figs.right))
+    order = sorted(range(len(figs)), key=lambda p: (not (figs.left[p] in inside and figs.right[p] in inside), p))
+    blocks = []
+    for p in order[:MAX_PAIRS_LISTED]:
+        i, j = int(figs.left[p]), int(figs.right[p])
+        m, k = int(figs.matches[p]), figs.k
+        lines = [
+            f"<b>{row_letter(i)} – {row_letter(j)}</b>" + (f" {_esc(names[i])} · {_esc(names[j])}" if names else ""),
+            f"{m} of {k} slots agree",
+            f"estimate <b>{figs.estimate[p]:.3f}</b> (95% interval {figs.low[p]:.3f}–{figs.high[p]:.3f})",
+        ]
+        jac = jaccard.get((i, j), jaccard.get((j, i)))
+        if jac is not None:
+            lines.append(f"similarity <b>{jac:.3f}</b> (exact Jaccard)")
+        if banding is not None:
+            bands = figs.bands_of(p)
+            if bands:
+                lines.append(f"bands collided: {spans(bands)} ({len(bands)} of {banding.bands}): candidate pair")
+            else:
+                lines.append(f"no band collided (0 of {banding.bands}): not a candidate")
+        style = ' style="background:#fff0c4"' if subset and i in inside and j in inside else ""
+        blocks.append(f"<p{style}>" + "<br>".join(lines) + "</p>")
+    if len(figs) > MAX_PAIRS_LISTED:
+        blocks.append(f"<p><i>… and {len(figs) - MAX_PAIRS_LISTED:,} more pairs (select rows to compare fewer)</i></p>")
+    return "".join(blocks)
+
+
+class SignatureGrid(QWidget):
+    """Shows signatures (rows = documents) with agreement, bands and per-pair figures; copy and CSV export."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model = SignaturesModel(self)
+        self.jaccard: dict[tuple[int, int], float] = {}
+        self.figures: PairFigures | None = None
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.full = QCheckBox("Full values")
+        self.full.setToolTip(f"Show every digit; off shows each value's last {COMPACT_DIGITS} digits (hover for all)")
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
+        self.export_button = QPushButton("Export CSV…")
+        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
+        self.table.setHorizontalHeader(BandHeader(self.table))
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(SlotDelegate(self.table))
+        self.table.setAccessibleName("Signature grid")
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(False)
+        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        copy = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self.copy_to_clipboard)
+        export = QAction("Export CSV…", self.table)
+        export.triggered.connect(self.choose_export)
+        self.table.addActions([copy, export])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.overview = Overview(self.model, self.table)
+        self.legend = QLabel(_legend())
+        self.legend.setWordWrap(True)
+        self.panel = QTextBrowser()
+        self.panel.setAccessibleName("Pair figures")
+        self.panel.setMinimumWidth(240)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.summary, 1)
+        for w in (self.full, self.copy_button, self.export_button):
+            bar.addWidget(w)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.overview)
+        lv.addWidget(self.table, 1)
+        lv.addWidget(self.legend)
+        lv.addStretch(0)
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(QLabel("<b>Pairs</b>"))
+        rv.addWidget(self.panel, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setSizes([900, 300])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(bar)
+        lay.addWidget(self.splitter, 1)
+
+        self.full.toggled.connect(self._set_full)
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        self.export_button.clicked.connect(self.choose_export)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        # band labels centre on the visible part of their band, so a scroll repaints the whole header strip
+        self.table.horizontalScrollBar().valueChanged.connect(self.table.horizontalHeader().viewport().update)
+        self._sizes()
+
+    # --- data ---------------------------------------------------------------------------------------------------------
+    def set_data(
+        self,
+        signatures: np.ndarray,
+        names: list[str],
+        banding: Banding | None = None,
+        jaccard: dict[tuple[int, int], float] | None = None,
+    ) -> None:
+        """Show these signatures, one row per document; ``jaccard`` maps row pairs (i, j) to exact similarity."""
+        self.model.set_data(signatures, names, banding)
+        self.jaccard = dict(jaccard or {})
+        self.figures = pair_figures(signatures, banding)
+        self._sizes()
+        self._refresh()
+        self.overview.update()
+
+    def _set_full(self, full: bool) -> None:
+        self.model.set_full(full)
+        self._sizes()
+
+    def _sizes(self) -> None:
+        fm = self.table.fontMetrics()
+        sigs = self.model.sigs
+        real = sigs[sigs != np.iinfo(sigs.dtype).max] if sigs.size else sigs  # the article family's empty-set stand-in
+        digits = max(len(str(int(real.max()))) if real.size else 1, 2) if self.full.isChecked() else COMPACT_DIGITS
+        width = max(fm.horizontalAdvance("8" * digits), fm.horizontalAdvance(str(max(self.model.k - 1, 0)))) + 12
+        self.table.horizontalHeader().setDefaultSectionSize(width)
+        self.table.verticalHeader().setDefaultSectionSize(fm.height() + 10)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """No taller than its rows (plus a scroll bar when the slots do not fit), so the legend sits just below."""
+        t = self.table
+        frame = 2 * t.frameWidth()
+        wide = t.verticalHeader().sizeHint().width() + t.horizontalHeader().length() + frame > t.width()
+        height = (
+            t.horizontalHeader().sizeHint().height()
+            + self.model.rowCount() * t.verticalHeader().defaultSectionSize()
+            + (t.horizontalScrollBar().sizeHint().height() if wide else 0)
+            + frame
+        )
+        if height != t.maximumHeight():
+            t.setMaximumHeight(height)
+
+    def _selection_changed(self) -> None:
+        rows: set[int] = set()
+        for rng in self.table.selectionModel().selection():
+            rows.update(range(rng.top(), rng.bottom() + 1))
+        self.model.set_compared(tuple(rows) if len(rows) >= 2 else None)
+        self._refresh()
+        self.table.horizontalHeader().viewport().update()
+        self.overview.update()
+
+    def _refresh(self) -> None:
+        m = self.model
+        n, k = m.rowCount(), m.k
+        if not n:
+            self.summary.setText("No signatures to show.")
+            self.panel.clear()
+            return
+        compared = m.compared
+        who = "both documents" if len(compared) == 2 and n == 2 else (
+            f"all {n} documents" if len(compared) == n else "rows " + ", ".join(row_letter(i) for i in compared)
+        )
+        scheme = f"{m.banding.bands} bands × {m.banding.rows} rows" if m.banding is not None else "no banding"
+        agree = len(m.agreeing_slots())
+        text = f"{n} documents · k = {k} · {scheme} · <b>{agree} of {k}</b> slots agree in {who}"
+        if m.banding is not None:
+            hit = m.collided_bands().tolist()
+            some = np.flatnonzero(m.shared_bucket_bands() & ~np.isin(np.arange(m.banding.bands), hit)).tolist()
+            if hit:
+                shown = spans(hit, 8) or f"{len(hit)} bands"
+                text += f" · bands that agree in {who}: <b>{shown}</b> ({len(hit)} of {m.banding.bands}: a shared bucket)"
+            else:
+                text += f" · no band agrees in {who}"
+            if some:
+                shown = spans(some, 8)
+                text += f" · some of them share a bucket in band{'s' if len(some) > 1 else ''} {shown}" if shown else (
+                    f" · some of them share a bucket in {len(some)} bands"
+                )
+        self.summary.setText(text)
+        if self.figures is not None:
+            key = names_html(m.names) if n <= KEY_ROWS else ""
+            names = None if n <= KEY_ROWS else m.names
+            self.panel.setHtml(key + pairs_html(self.figures, self.jaccard, m.banding, compared, names))
+
+    # --- copy and export --------------------------------------------------------------------------------------------
+    def _selected_cells(self) -> tuple[list[int], list[int]]:
+        rows: set[int] = set()
+        cols: set[int] = set()
+        for rng in self.table.selectionModel().selection():
+            rows.update(range(rng.top(), rng.bottom() + 1))
+            cols.update(range(rng.left(), rng.right() + 1))
+        if not rows:
+            return list(range(self.model.rowCount())), list(range(self.model.k))
+        return sorted(rows), sorted(cols)
+
+    def table_text(self, rows: list[int] | None = None, cols: list[int] | None = None) -> str:
+        """Tab-separated: one line per document, its name then its full slot values."""
+        rows = list(range(self.model.rowCount())) if rows is None else rows
+        cols = list(range(self.model.k)) if cols is None else cols
+        sub = self.model.sigs[np.ix_(rows, cols)] if rows and cols else np.zeros((len(rows), 0), np.uint64)
+        return "".join(
+            "\t".join([self.model.names[r], *map(str, sub[i].tolist())]) + "\n" for i, r in enumerate(rows)
+        )
+
+    def copy_to_clipboard(self) -> None:
+        """Copy the selected cells (or, with nothing selected, the whole grid) as tab-separated text."""
+        QGuiApplication.clipboard().setText(self.table_text(*self._selected_cells()))
+
+    def export_csv(self, path: str) -> None:
+        """Write the whole grid as CSV: a header ``document,slot_0,...``, then one row per document."""
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["document", *(f"slot_{c}" for c in range(self.model.k))])
+        for name, row in zip(self.model.names, self.model.sigs.tolist()):
+            w.writerow([name, *row])
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(out.getvalue())
+
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export signatures", "signatures.csv", "CSV (*.csv)")
+        if not path:
+            return
+        try:
+            self.export_csv(path)
+        except OSError as e:
+            QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self).open()
+
+
+def _legend() -> str:
+    sw = lambda c: f'<span style="background:{c.name()}">&nbsp;&nbsp;&nbsp;&nbsp;</span>'  # noqa: E731
+    return (
+        f"{sw(AGREE)} the slot agrees in all compared rows &nbsp; {sw(PARTIAL)} in some of them<br>"
+        f"{sw(BUCKET)} the whole band agrees in all compared rows: a shared bucket, so candidates &nbsp; "
+        f"{sw(BUCKET_SOME)} in some of them<br>"
+        "Thick lines: band boundaries. Hover a value for all its digits. "
+        "Select cells in some rows to compare just those rows."
+    )
+
+
+HINT = (
+    "Select documents to compare their signatures here: a pair in Results › Pairs, a group in Results › Groups, "
+    "or several documents in Results › Documents (Ctrl+click to pick more than one)."
+)
+
+
+class SignatureView(QWidget):
+    """The Signatures tab: a SignatureGrid for the selected documents of a scan result, or a hint how to select."""
+
+    MAX_DOCS = 64
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.result: ScanResult | None = None
+        self.names: list[str] = []
+        self.docs: tuple[int, ...] = ()
+        self.hint = QLabel(HINT)
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setMaximumWidth(560)
+        hint_page = QWidget()
+        hv = QHBoxLayout(hint_page)
+        hv.addWidget(self.hint)
+        self.note = QLabel()
+        self.note.hide()
+        self.grid = SignatureGrid()
+        page = QWidget()
+        pv = QVBoxLayout(page)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(self.note)
+        pv.addWidget(self.grid, 1)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(hint_page)
+        self.stack.addWidget(page)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.stack)
+
+    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
+        self.result, self.names = result, list(names)
+        self.show_docs(())
+
+    def show_docs(self, docs: tuple[int, ...]) -> None:
+        """Show the signatures of these documents (2 or more), with exact Jaccard from the scan's shingle sets."""
+        docs = tuple(dict.fromkeys(int(d) for d in docs))
+        self.docs = docs
+        r = self.result
+        if r is None or len(docs) < 2:
+            one = "One document selected: Ctrl+click another to compare their signatures.\n\n" if len(docs) == 1 else ""
+            self.hint.setText(("Scan a folder first. " if r is None else "") + one + HINT)
+            self.stack.setCurrentIndex(0)
+            return
+        shown = np.array(docs[: self.MAX_DOCS], dtype=np.int64)
+        self.note.setVisible(len(docs) > self.MAX_DOCS)
+        self.note.setText(f"Showing the first {self.MAX_DOCS} of {len(docs):,} selected documents.")
+        left, right = all_pairs(len(shown))
+        jac = exact_jaccard(r.shingles, shown[left], shown[right])
+        jaccard = {(int(i), int(j)): float(s) for i, j, s in zip(left, right, jac)}
+        self.grid.set_data(r.signatures[shown], [self.names[d] for d in shown], r.banding, jaccard)
+        self.stack.setCurrentIndex(1)
