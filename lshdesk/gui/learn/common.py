@@ -1,0 +1,157 @@
+"""Shared parts of the Learn pages: the page frame, the 'use my files' source, colours and rich-text helpers."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from lshdesk.core.errors import LshdeskError
+from lshdesk.core.shingling import tokenize
+
+NAVY = "#1d3557"
+TEAL = "#2a9d8f"
+TEAL_BG = "#d9f2ee"
+AMBER_BG = "#ffe8a3"
+RED = "#e63946"
+SET_COLORS = ("#e63946", "#457b9d", "#2a9d8f", "#e76f51", "#6a4c93")  # the demo's set colours
+MAX_LESSON_DOCS = 120  # documents of the user's corpus used by lessons 3 and 4 (pairs grow as n^2)
+
+TextsProvider = Callable[[], list[tuple[str, str]]]
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def short(name: str, n: int = 48) -> str:
+    """A document name shortened in the middle to n characters."""
+    return name if len(name) <= n else name[: n // 2 - 1] + "…" + name[-(n - n // 2) :]
+
+
+class CorpusSource(QObject):
+    """The loaded corpus's documents, fetched once from the provider when a lesson first asks for them."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._provider: TextsProvider | None = None
+        self._docs: list[tuple[str, str]] | None = None
+
+    def set_provider(self, provider: TextsProvider | None) -> None:
+        self._provider, self._docs = provider, None
+        self.changed.emit()
+
+    @property
+    def available(self) -> bool:
+        return self._provider is not None
+
+    def documents(self) -> list[tuple[str, str]]:
+        """(name, text) of every corpus document with at least one word; raises LshdeskError if there is none."""
+        if self._provider is None:
+            raise LshdeskError("no files are loaded: open a folder and scan it first")
+        if self._docs is None:
+            self._docs = [(n, t) for n, t in self._provider() if tokenize(t)]
+        if len(self._docs) < 2:
+            raise LshdeskError("the loaded corpus has fewer than two documents with words in them")
+        return self._docs
+
+
+class LessonPage(QScrollArea):
+    """A page: a title, a short text, then the page's widgets in ``self.body`` (scrolls if the window is small)."""
+
+    def __init__(self, title: str, intro_html: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        inner = QWidget()
+        self.body = QVBoxLayout(inner)
+        self.body.setContentsMargins(16, 10, 16, 10)
+        self.body.setSpacing(8)
+        self.title = QLabel(f"<h2 style='color:{NAVY}; margin:0'>{esc(title)}</h2>")
+        self.intro = rich_label(intro_html)
+        self.body.addWidget(self.title)
+        self.body.addWidget(self.intro)
+        self.setWidget(inner)
+        self.use_files: QCheckBox | None = None
+
+    def add_use_files(self, source: CorpusSource, on_toggle: Callable[[bool], None]) -> QCheckBox:
+        """A 'Use my files' switch, enabled when a corpus is loaded; unticks itself (with the reason) on failure."""
+        box = QCheckBox("Use my files (the loaded corpus) instead of the built-in examples")
+        note = QLabel()
+        note.setStyleSheet(f"color:{RED}")
+        note.hide()
+
+        def refresh() -> None:
+            box.setEnabled(source.available)
+            box.setToolTip("" if source.available else "Open a folder and scan it to use your own documents here.")
+            if not source.available and box.isChecked():
+                box.setChecked(False)
+
+        def toggled(on: bool) -> None:
+            note.hide()
+            try:
+                on_toggle(on)
+            except LshdeskError as e:
+                note.setText(str(e))
+                note.show()
+                box.blockSignals(True)
+                box.setChecked(False)
+                box.blockSignals(False)
+                on_toggle(False)
+
+        source.changed.connect(refresh)
+        box.toggled.connect(toggled)
+        refresh()
+        self.body.insertWidget(2, box)
+        self.body.insertWidget(3, note)
+        self.use_files = box
+        return box
+
+
+def rich_label(text: str, selectable: bool = False) -> QLabel:
+    """A word-wrapped rich-text label."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def formula_box(text: str) -> QLabel:
+    """A formula or key fact, set off from the text in a light box."""
+    label = rich_label(text)
+    label.setStyleSheet("QLabel { background:#f1f4f8; border:1px solid #c9d3e0; border-radius:6px; padding:6px 10px; }")
+    return label
+
+
+class Plot(pg.PlotWidget):
+    """A white pyqtgraph plot whose size hint is modest, so a page's text and controls fit above it."""
+
+    def __init__(self, height: int = 260, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background="w")
+        self._height = height
+        self.setMinimumHeight(height - 40)
+        self.showGrid(x=True, y=True, alpha=0.25)
+
+    def sizeHint(self) -> QSize:
+        return QSize(600, self._height)
+
+
+def lesson_grid(min_height: int = 220):
+    """A SignatureGrid for a lesson page: the page shows its own figures, so the grid's side panel starts folded
+    away (its handle stays at the right edge; drag it to see the per-pair figures)."""
+    from lshdesk.gui.widgets.signature_grid import SignatureGrid
+
+    grid = SignatureGrid()
+    grid.setMinimumHeight(min_height)
+    splitter = getattr(grid, "splitter", None)
+    if splitter is not None and splitter.count() == 2:
+        splitter.setCollapsible(1, True)
+        splitter.setSizes([10_000, 0])
+    return grid

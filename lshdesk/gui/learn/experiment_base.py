@@ -1,0 +1,239 @@
+"""An experiment page: data source, seeds, Run / Cancel in a worker thread, a plot, and CSV / PNG export."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+)
+
+from lshdesk.core import teaching as t
+from lshdesk.core.errors import LshdeskError
+from lshdesk.core.params import ShingleSpec
+from lshdesk.gui.learn.common import RED, CorpusSource, LessonPage, Plot, rich_label
+from lshdesk.gui.workers import GeneratorThread
+
+SHINGLINGS = ("word", "word:2", "word:3", "char:5")
+
+
+class ExperimentPage(LessonPage):
+    """The frame of an experiment; a subclass provides ``prepare`` (the core generator) and ``show_result``."""
+
+    default_seeds = 100
+    csv_name = "experiment.csv"
+
+    def __init__(self, title: str, intro: str, source: CorpusSource, parent: QWidget | None = None) -> None:
+        super().__init__(title, intro, parent)
+        self.source = source
+        self.result = None
+        self.on_files = False
+        self.data_name = ""
+        self._request = 0
+        self._worker: GeneratorThread | None = None
+        self._threads: list[GeneratorThread] = []
+
+        self.sample_radio = QRadioButton("the eight sample sentences")
+        self.files_radio = QRadioButton("my files, the first")
+        self.sample_radio.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.sample_radio)
+        group.addButton(self.files_radio)
+        self.n_docs = QSpinBox()
+        self.n_docs.setRange(2, 200)
+        self.n_docs.setValue(40)
+        self.n_docs.setSuffix(" docs")
+        self.shingling = QComboBox()
+        self.shingling.addItems(SHINGLINGS)
+        self.shingling.setToolTip("What each document's set is made of; the entry used word sets")
+        self.seeds = QSpinBox()
+        self.seeds.setRange(1, 100_000)
+        self.seeds.setValue(self.default_seeds)
+        self.seeds.setToolTip("How many independent draws of the hash functions (seeds 1, 2, …, N) to average over")
+        self.export_csv_button = QPushButton("Export CSV…")
+        self.export_png_button = QPushButton("Export PNG…")
+        for b in (self.export_csv_button, self.export_png_button):
+            b.setEnabled(False)
+        data = QHBoxLayout()
+        data.addWidget(QLabel("Data:"))
+        data.addWidget(self.sample_radio)
+        data.addWidget(self.files_radio)
+        data.addWidget(self.n_docs)
+        data.addSpacing(8)
+        data.addWidget(QLabel("shingles"))
+        data.addWidget(self.shingling)
+        data.addStretch(1)
+        data.addWidget(self.export_csv_button)
+        data.addWidget(self.export_png_button)
+        self.options = QHBoxLayout()  # a page's own options, after the seeds
+        self.options.setContentsMargins(0, 0, 0, 0)
+        self.run_button = QPushButton("Run")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.bar = QProgressBar()
+        self.bar.setFixedWidth(150)
+        self.bar.setFormat("%v / %m")
+        self.status = QLabel("Press Run.")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        run = QHBoxLayout()
+        run.addWidget(QLabel("seeds N"))
+        run.addWidget(self.seeds)
+        run.addLayout(self.options)
+        for w in (self.run_button, self.cancel_button, self.bar):
+            run.addWidget(w)
+        run.addWidget(self.status, 1)
+        self.body.addLayout(data)
+        self.body.addLayout(run)
+        self.plot = Plot(320)
+        self.plot.addLegend(offset=(-10, 10), labelTextColor="#333")
+        self.body.addWidget(self.plot, 1)
+        self.table = rich_label("", selectable=True)
+        self.body.addWidget(self.table)
+
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.export_csv_button.clicked.connect(self.choose_csv)
+        self.export_png_button.clicked.connect(self.choose_png)
+        source.changed.connect(self._source_changed)
+        self._source_changed()
+
+    # --- to be provided -------------------------------------------------------------------------------------------
+    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+        """Read the page's options (GUI thread) and return what the worker calls to make the core generator."""
+        raise NotImplementedError
+
+    def show_result(self, result) -> None:
+        raise NotImplementedError
+
+    # --- running --------------------------------------------------------------------------------------------------
+    def _source_changed(self) -> None:
+        on = self.source.available
+        self.files_radio.setEnabled(on)
+        self.n_docs.setEnabled(on)
+        self.files_radio.setToolTip("" if on else "Open a folder and scan it to run this on your own documents.")
+        if not on:
+            self.sample_radio.setChecked(True)
+
+    def texts(self) -> tuple[list[str], str]:
+        """The documents to experiment on, and how to name them."""
+        if self.files_radio.isChecked():
+            docs = self.source.documents()[: self.n_docs.value()]
+            return [text for _, text in docs], f"your first {len(docs)} documents"
+        return list(t.SENTENCES), "the eight sample sentences"
+
+    def run(self) -> None:
+        n = self.seeds.value()
+        try:
+            texts, self.data_name = self.texts()
+            make = self.prepare(texts, ShingleSpec.parse(self.shingling.currentText()), n)
+        except LshdeskError as e:
+            self.cancel()
+            self._fail(str(e))
+            return
+        self.cancel()
+        self.on_files = self.files_radio.isChecked()
+        self._request += 1
+        worker = GeneratorThread(self._request, make, self)
+        worker.progress.connect(self._on_progress)
+        worker.succeeded.connect(self._on_done)
+        worker.failed.connect(self._on_failed)
+        worker.cancelled.connect(self._on_cancelled)
+        worker.finished.connect(self._reap)
+        self._worker = worker
+        self._threads.append(worker)
+        self.bar.setRange(0, n)
+        self.bar.setValue(0)
+        self.status.setStyleSheet("")
+        self.status.setText(f"Running on {self.data_name}…")
+        self.cancel_button.setEnabled(True)
+        worker.start()
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker = None
+            self.cancel_button.setEnabled(False)
+            self.status.setText("Cancelled.")
+
+    def is_running(self) -> bool:
+        return self._worker is not None
+
+    def _on_progress(self, rid: int, p) -> None:
+        if rid == self._request and self._worker is not None:
+            self.bar.setValue(p.done)
+
+    def _on_done(self, rid: int, result) -> None:
+        if rid != self._request or self._worker is None:  # a newer request, or cancelled meanwhile
+            return
+        self._worker = None
+        self.cancel_button.setEnabled(False)
+        self.result = result
+        self.status.setText(f"Done: {self.data_name}.")
+        for b in (self.export_csv_button, self.export_png_button):
+            b.setEnabled(True)
+        self.show_result(result)
+
+    def _on_cancelled(self, rid: int) -> None:
+        if rid == self._request and self._worker is not None:
+            self._worker = None
+            self.cancel_button.setEnabled(False)
+            self.status.setText("Cancelled.")
+
+    def _on_failed(self, rid: int, message: str, _details: str) -> None:
+        if rid == self._request and self._worker is not None:
+            self._worker = None
+            self._fail(message)
+
+    def _fail(self, message: str) -> None:
+        self.cancel_button.setEnabled(False)
+        self.status.setStyleSheet(f"color:{RED}")
+        self.status.setText(message)
+
+    def _reap(self) -> None:
+        self._threads = [w for w in self._threads if w.isRunning()]
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel the running experiment and wait for every worker thread; True if none is left running."""
+        self.cancel()
+        ok = all([w.wait(timeout_ms) for w in self._threads])
+        self._threads = [w for w in self._threads if w.isRunning()]
+        return ok and not self._threads
+
+    # --- export ---------------------------------------------------------------------------------------------------
+    def export_csv(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(self.result.to_csv())
+
+    def export_png(self, path: str) -> None:
+        if not self.plot.grab().save(path, "PNG"):
+            raise OSError(f"cannot write {path}")
+
+    def choose_csv(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the figures as CSV", self.csv_name, "CSV (*.csv)")
+        self._export(path, self.export_csv)
+
+    def choose_png(self) -> None:
+        name = self.csv_name.replace(".csv", ".png")
+        path, _ = QFileDialog.getSaveFileName(self, "Export the plot as PNG", name, "PNG image (*.png)")
+        self._export(path, self.export_png)
+
+    def _export(self, path: str, write) -> None:
+        if not path or self.result is None:
+            return
+        try:
+            write(path)
+        except OSError as e:
+            self._fail(f"Export failed: {e.strerror or e}")
+            return
+        self.status.setText(f"Exported to {path}")

@@ -1,0 +1,184 @@
+"""The two experiments: error of the estimate versus k, and recall / false positives per banding scheme."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Generator
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QWidget
+
+from lshdesk.core import experiments as ex
+from lshdesk.core.params import ShingleSpec
+from lshdesk.core.scurve import presets
+from lshdesk.gui.learn.common import NAVY, CorpusSource
+from lshdesk.gui.learn.experiment_base import ExperimentPage
+
+ORANGE = "#e76f51"
+GREY = "#888888"
+
+ERROR_INTRO = (
+    "How far is the estimate (agreeing slots / k) from the true Jaccard similarity? For every pair of the "
+    "documents and each of N seeds (N independent draws of the hash functions) this measures |estimate − J| and "
+    "averages it, for k = 4, 8, …, 256 hash functions. Each slot agrees with probability J, like a coin flip, so "
+    "the error shrinks like 1/√k: <b>four times the hash functions, half the error</b>. On these log–log axes "
+    "that is a straight line of slope −½. The grey line is the theory (the mean absolute deviation of a "
+    "Binomial(k, J) / k); the orange squares are the encyclopedia entry's own measurements on its sentences."
+)
+BANDING_INTRO = (
+    "How often does each banding scheme make the truly similar pairs (J at or above the cut-off) candidates "
+    "(<b>recall</b>), and how often does it make dissimilar pairs candidates (<b>false-positive rate</b>)? "
+    "Measured over N seeds with k = 16: <b>strict</b> (1 band of 16 rows) needs the whole signature to agree, "
+    "<b>balanced</b> (4 × 4) one band of 4 slots, <b>loose</b> (16 × 1) any single slot. No scheme maximises "
+    "recall and minimises false positives at once: it is a trade to choose. Black lines: what the S-curve "
+    "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; yellow diamonds: the entry's 200-seed figures on its own eight sentences."
+)
+
+
+class ErrorPage(ExperimentPage):
+    """Mean absolute error of the estimate versus k, measured, theoretical, and the entry's reference."""
+
+    default_seeds = 100
+    csv_name = "error_vs_k.csv"
+
+    def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
+        super().__init__("Experiment · Error versus k", ERROR_INTRO, source, parent)
+        p = self.plot
+        p.setLogMode(x=True, y=True)
+        p.setLabel("bottom", "k, the number of hash functions (slots)")
+        p.setLabel("left", "mean |estimate − J|")
+        p.getAxis("bottom").setTicks([[(math.log10(k), str(k)) for k in ex.KS]])
+        p.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2)]])
+        p.getAxis("left").enableAutoSIPrefix(False)
+        p.setMouseEnabled(x=False, y=False)
+        self.theory = p.plot(pen=pg.mkPen(GREY, width=2, style=Qt.PenStyle.DashLine), name="theory: Binomial(k, J)")
+        self.measured = p.plot(pen=pg.mkPen(NAVY, width=2), symbol="o", symbolBrush=NAVY, symbolSize=8,
+                               name="measured here")
+        self.reference = p.plot(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE, pen=None, symbol="s", symbolBrush=ORANGE,
+                                symbolPen="w", symbolSize=9, name="the entry's figures (100 seeds)")
+        p.setXRange(math.log10(3.5), math.log10(290), padding=0)
+        p.setYRange(math.log10(0.006), math.log10(0.2), padding=0)
+
+    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+        return lambda cancel: ex.error_vs_k(texts, n_seeds, spec=spec, cancel=cancel)
+
+    def show_result(self, res: ex.ErrorVsK) -> None:
+        self.measured.setData(res.ks, res.mae)
+        self.theory.setData(res.ks, res.theory)
+        ref = dict(zip(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE))
+        rows = "".join(
+            f"<tr><td>{k}</td><td><b>{m:.3f}</b></td><td>±{s:.3f}</td><td>{th:.3f}</td>"
+            f"<td>{_fmt(ref.get(int(k)))}</td><td>{(res.mae[i - 2] / m if i >= 2 else float('nan')):.2f}</td></tr>"
+            for i, (k, m, s, th) in enumerate(zip(res.ks, res.mae, res.mae_std, res.theory))
+        )
+        rows = rows.replace("<td>nan</td>", "<td>–</td>")
+        self.table.setText(
+            f"<p>{res.n_pairs} pairs × {res.n_seeds} seeds on {self.data_name}.</p>"
+            "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
+            "<tr><th>k</th><th>measured error</th><th>spread over seeds</th><th>theory</th><th>entry</th>"
+            "<th>error(k/4) ÷ error(k)</th></tr>" + rows + "</table>"
+        )
+
+
+class BandingPage(ExperimentPage):
+    """Recall and false-positive rate of strict, balanced and loose over seeds, with the S-curve and the entry."""
+
+    default_seeds = 200
+    csv_name = "banding_sweep.csv"
+    WIDTH = 0.36
+
+    def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
+        super().__init__("Experiment · Recall and false positives per scheme", BANDING_INTRO, source, parent)
+        self.cutoff = QDoubleSpinBox()
+        self.cutoff.setRange(0.05, 1.0)
+        self.cutoff.setSingleStep(0.05)
+        self.cutoff.setValue(0.5)
+        self.cutoff.setToolTip("Pairs with exact Jaccard at or above this count as truly similar")
+        self.options.addSpacing(12)
+        self.options.addWidget(QLabel("similar when J ≥"))
+        self.options.addWidget(self.cutoff)
+        p = self.plot
+        p.setLabel("left", "share of pairs that became candidates")
+        p.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]])
+        p.setXRange(-0.6, 2.6, padding=0)
+        p.setYRange(0, 1.25, padding=0)
+        p.getAxis("left").setTicks([[(v / 10, f"{10 * v}%") for v in range(0, 11, 2)]])
+        p.plotItem.legend.setColumnCount(4)
+        p.setMouseEnabled(x=False, y=False)
+        w = self.WIDTH
+        self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush="#2a9d8f", pen="w", name="recall")
+        self.fpr_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=ORANGE, pen="w", name="false-positive rate")
+        self.expected = pg.ScatterPlotItem(
+            symbol="_", size=30, pen=pg.mkPen("k", width=2), brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects"
+        )
+        self.entry = pg.ScatterPlotItem(symbol="d", size=11, brush="#ffd166", pen=pg.mkPen("k"), name="the entry (200 seeds)")
+        for item in (self.recall_bars, self.fpr_bars, self.expected, self.entry):
+            p.addItem(item)
+        self.labels: list[pg.TextItem] = []
+
+    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+        cutoff = self.cutoff.value()
+        return lambda cancel: ex.banding_sweep(texts, n_seeds, cutoff, 16, presets(16), spec, cancel=cancel)
+
+    def show_result(self, res: ex.BandingSweep) -> None:
+        x = np.arange(len(res.names), dtype=float)
+        w = self.WIDTH / 2
+        pos = np.concatenate([x - w, x + w])
+        measured = np.concatenate([res.recall, res.fpr])
+        expected = np.concatenate([res.expected_recall, res.expected_fpr])
+        self.recall_bars.setOpts(x=x - w, height=np.nan_to_num(res.recall))
+        self.fpr_bars.setOpts(x=x + w, height=np.nan_to_num(res.fpr))
+        ok = ~np.isnan(expected)
+        self.expected.setData(pos[ok], expected[ok])
+        entry = [ex.ENTRY_SWEEP.get(n) for n in res.names]
+        on_sample = res.cutoff == 0.5 and all(entry) and not self.on_files
+        ref = np.array([e[0] for e in entry] + [e[1] for e in entry]) if on_sample else np.full(len(pos), np.nan)
+        self.entry.setData(pos[~np.isnan(ref)], ref[~np.isnan(ref)])
+        for label in self.labels:
+            self.plot.removeItem(label)
+        self.labels = []
+        tops = np.fmax(np.fmax(np.nan_to_num(expected), np.nan_to_num(measured)), np.nan_to_num(ref))
+        for p, v, top in zip(pos, measured, tops):
+            if np.isnan(v):
+                continue
+            label = pg.TextItem(f"{100 * v:.1f}%", color="#222", anchor=(0.5, 1.0))
+            label.setPos(p, top + 0.02)
+            self.plot.addItem(label)
+            self.labels.append(label)
+        rows = "".join(
+            f"<tr><td>{n} {b.bands} × {b.rows}</td>"
+            f"<td><b>{_pct(res.recall[i], 1)}</b> ({res.found[i]:,} of {res.n_similar:,})</td>"
+            f"<td><b>{_pct(res.fpr[i], 2)}</b> ({res.flagged[i]:,} of {res.n_dissimilar:,})</td>"
+            f"<td>{_pct(res.expected_recall[i], 1)} / {_pct(res.expected_fpr[i], 2)}</td>"
+            f"<td>{_entry(n) if on_sample else '–'}</td></tr>"
+            for i, (n, b) in enumerate(zip(res.names, res.schemes))
+        )
+        warn = ""
+        if not res.n_similar or not res.n_dissimilar:
+            what = "reaches" if not res.n_similar else "stays below"
+            warn = (f" <b style='color:#b00020'>No pair {what} the cut-off J ≥ {res.cutoff:g}, so "
+                    f"{'recall' if not res.n_similar else 'the false-positive rate'} is undefined: change the "
+                    "cut-off or the documents.</b>")
+        self.table.setText(
+            f"<p>{res.n_similar // res.n_seeds} similar and {res.n_dissimilar // res.n_seeds} dissimilar pairs "
+            f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {self.data_name}.{warn}</p>"
+            "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
+            "<tr><th>scheme</th><th>recall</th><th>false-positive rate</th><th>S-curve expects</th><th>entry</th></tr>"
+            + rows + "</table>"
+        )
+
+
+def _pct(v: float, digits: int) -> str:
+    return "–" if np.isnan(v) else f"{100 * v:.{digits}f}%"
+
+
+def _entry(name: str) -> str:
+    e = ex.ENTRY_SWEEP.get(name)
+    return "–" if e is None else f"{100 * e[0]:.0f}% / {100 * e[1]:.1f}%"
+
+
+def _fmt(v: float | None) -> str:
+    return "–" if v is None else f"{v:.3f}"

@@ -1,0 +1,195 @@
+"""Lesson 3, banding: strict, balanced and loose on the eight sentences (or the user's files), candidates vs truly similar."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from lshdesk.core import teaching as t
+from lshdesk.core.params import Banding, SignatureParams
+from lshdesk.core.scurve import presets
+from lshdesk.gui.models.signatures import row_letter
+from lshdesk.gui.learn.common import (
+    AMBER_BG, MAX_LESSON_DOCS, TEAL_BG, CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short,
+)
+
+INTRO = (
+    "Comparing every pair is too slow for a big collection, so LSH cuts each signature into <b>b bands of r "
+    "rows</b>. Documents whose values agree on a whole band land in the same <b>bucket</b>; sharing any bucket "
+    "makes two documents a <b>candidate pair</b>, and only candidates are checked further. With k = 16: "
+    "<b>strict</b> 1 × 16 needs the whole signature to agree, <b>balanced</b> 4 × 4 one band of 4 slots, "
+    "<b>loose</b> 16 × 1 any single slot. Switch schemes and compare the candidates with the truly similar "
+    f"pairs (J ≥ {t.SIMILAR_CUTOFF})."
+)
+VERDICT_BG = {"found": TEAL_BG, "missed": AMBER_BG, "false positive": "#f9d0d3", "": None}
+MAX_ROWS = 200
+
+
+class BandingLesson(LessonPage):
+    """A scheme switch, the signatures with their bands, and every interesting pair with its verdict."""
+
+    def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
+        super().__init__("3 · Banding", INTRO, parent)
+        self.source = source
+        self.add_use_files(source, self.use_my_files)
+        self.schemes = presets(16)
+        self.radios: dict[str, QRadioButton] = {}
+        group = QButtonGroup(self)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Scheme:"))
+        for name, b in self.schemes.items():
+            radio = QRadioButton(f"{name} {b.bands} × {b.rows}")
+            group.addButton(radio)
+            row.addWidget(radio)
+            radio.toggled.connect(lambda on: on and self.update_scheme())
+            self.radios[name] = radio
+        self.seed = QSpinBox()
+        self.seed.setRange(1, 2**31 - 1)
+        self.seed.setValue(t.LESSON_PARAMS.seed)
+        row.addSpacing(16)
+        row.addWidget(QLabel("seed"))
+        row.addWidget(self.seed)
+        row.addStretch(1)
+        self.body.addLayout(row)
+        self.summary = formula_box("")
+        self.body.addWidget(self.summary)
+
+        self.sentences = rich_label("")
+        self.pairs = QTableWidget(0, 5)
+        self.pairs.setAccessibleName("Pairs")
+        self.pairs.setHorizontalHeaderLabels(["pair", "J", "estimate", "candidate", "verdict"])
+        self.pairs.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.pairs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.pairs.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.pairs.verticalHeader().hide()
+        self.pairs.verticalHeader().setDefaultSectionSize(21)
+        self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.pairs.horizontalHeader().setStretchLastSection(True)
+        self.pairs.setMinimumSize(370, 150)
+        middle = QHBoxLayout()
+        middle.addWidget(self.sentences, 1)
+        middle.addWidget(self.pairs, 0)
+        self.body.addLayout(middle)
+        self.grid = lesson_grid(200)
+        self.body.addWidget(self.grid, 1)
+
+        self.seed.valueChanged.connect(self.recompute)
+        self.pairs.itemSelectionChanged.connect(self._pair_selected)
+        self.use_my_files(False)
+        self.radios["balanced"].setChecked(True)
+
+    # --- data ---------------------------------------------------------------------------------------------------
+    def use_my_files(self, on: bool) -> None:
+        if on:
+            docs = self.source.documents()[:MAX_LESSON_DOCS]
+            self.names = [short(n.replace("\\", "/").rsplit("/", 1)[-1], 14) for n, _ in docs]
+            self.full_names = [n for n, _ in docs]
+            self.texts = [text for _, text in docs]
+            self.data_name = f"your first {len(docs)} documents" if len(docs) == MAX_LESSON_DOCS else f"your {len(docs)} documents"
+            self.intro_files = (
+                f"<b>{esc(self.data_name)}</b>, compared as word sets. The table lists the pairs that are similar or "
+                f"became candidates (at most {MAX_ROWS}); select one to see its two signatures below."
+            )
+        else:
+            self.names = [f"sentence {i}" for i in range(len(t.SENTENCES))]
+            self.full_names = list(t.SENTENCES)
+            self.texts = list(t.SENTENCES)
+            self.data_name = "the eight sample sentences"
+            self.sentences.setText("<b>The eight sentences</b><br>" + "<br>".join(
+                f"<b>{i}</b> {esc(s)}" for i, s in enumerate(t.SENTENCES)
+            ))
+        self.jac = t.jaccard_matrix(self.texts)
+        self.recompute()
+
+    def recompute(self) -> None:
+        params = SignatureParams(t.WORDS, "article", 16, self.seed.value())
+        self.sigs = t.lesson_signatures(self.texts, params)
+        self.update_scheme()
+
+    def banding(self) -> Banding:
+        return next(self.schemes[n] for n, r in self.radios.items() if r.isChecked()) if any(
+            r.isChecked() for r in self.radios.values()) else self.schemes["balanced"]
+
+    def update_scheme(self) -> None:
+        banding = self.banding()
+        self.outcome = out = t.banding_outcome(self.sigs, self.jac, banding)
+        c = out.counts()
+        n_sim, n_dis = int(out.similar.sum()), int((~out.similar).sum())
+        self.summary.setText(
+            f"<b>{banding.bands} band{'s' * (banding.bands > 1)} × {banding.rows} row{'s' * (banding.rows > 1)}</b> "
+            f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar. "
+            f"Found <b style='color:#11574f'>{c['found']} of {n_sim}</b> similar pairs, missed "
+            f"<b style='color:#8a6d00'>{c['missed']}</b>, and made <b style='color:#b00020'>{c['false']}</b> of the "
+            f"{n_dis} dissimilar pairs candidates (false positives). "
+            f"<span style='color:#555'>Chance that a pair of similarity J becomes a candidate: "
+            f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>.</span>"
+        )
+        self._fill_pairs(out)
+        self._show_grid()
+
+    # --- showing ------------------------------------------------------------------------------------------------
+    def _fill_pairs(self, out: t.BandingOutcome) -> None:
+        keep = np.flatnonzero(out.candidate | out.similar | (len(self.texts) <= 8))
+        keep = keep[np.lexsort((out.right[keep], out.left[keep], -out.jaccard[keep]))][:MAX_ROWS]
+        self.rows = keep
+        self.pairs.blockSignals(True)
+        self.pairs.setRowCount(len(keep))
+        for row, p in enumerate(keep):
+            verdict = self.verdict(int(p))
+            pair = f"{out.left[p]} – {out.right[p]}"
+            if len(self.texts) <= 8:
+                pair += f"  ({row_letter(int(out.left[p]))}–{row_letter(int(out.right[p]))})"
+            cells = [pair, f"{out.jaccard[p]:.2f}", f"{out.estimate[p]:.2f}",
+                     "yes" if out.candidate[p] else "no", verdict]
+            tip = f"{out.left[p]}: {self.full_names[out.left[p]]}\n{out.right[p]}: {self.full_names[out.right[p]]}"
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                if VERDICT_BG[verdict]:
+                    item.setBackground(QBrush(QColor(VERDICT_BG[verdict])))
+                self.pairs.setItem(row, col, item)
+        self.pairs.blockSignals(False)
+
+    def verdict(self, p: int) -> str:
+        cand, sim = bool(self.outcome.candidate[p]), bool(self.outcome.similar[p])
+        return "found" if cand and sim else "missed" if sim else "false positive" if cand else ""
+
+    def _pair_selected(self) -> None:
+        self._show_grid()
+
+    def _show_grid(self) -> None:
+        n = len(self.texts)
+        rows = self.pairs.selectionModel().selectedRows()
+        if n <= 8:
+            docs = list(range(n))
+        elif rows:
+            p = self.rows[rows[0].row()]
+            docs = [int(self.outcome.left[p]), int(self.outcome.right[p])]
+        elif len(self.rows):
+            docs = [int(self.outcome.left[self.rows[0]]), int(self.outcome.right[self.rows[0]])]
+        else:
+            docs = [0, 1]
+        if n > 8:
+            self.sentences.setText(self.intro_files + "<br><br><b>Shown below</b><br>" + "<br>".join(
+                f"<b>{row_letter(r)}</b> = {d}: {esc(self.full_names[d])}" for r, d in enumerate(docs)
+            ))
+        jac = {(a, b): float(self.jac[docs[a], docs[b]]) for a in range(len(docs)) for b in range(a + 1, len(docs))}
+        self.grid.set_data(self.sigs[docs], [self.names[d] for d in docs], self.banding(), jac)
+
+    def candidate_pairs(self) -> set[tuple[int, int]]:
+        """The candidate pairs the page shows now (for tests and screen readers)."""
+        out = self.outcome
+        return set(zip(out.left[out.candidate].tolist(), out.right[out.candidate].tolist()))
+

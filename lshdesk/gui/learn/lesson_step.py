@@ -1,0 +1,243 @@
+"""Lesson 5, step through: one sentence signed hash function by hash function, each minimum found and highlighted."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lshdesk.core import teaching as t
+from lshdesk.core.minhash import ARTICLE_PRIME
+from lshdesk.core.params import SignatureParams
+from lshdesk.gui.learn.common import AMBER_BG, TEAL_BG, LessonPage, formula_box, rich_label
+
+INTRO = (
+    "Where does each number of a signature come from? Here one sentence is signed the way the encyclopedia entry "
+    "does it. Each word is first turned into a number x by the FNV-1a string hash. Hash function i then maps x to "
+    f"h<sub>i</sub>(x) = (a<sub>i</sub>·x + b<sub>i</sub>) mod {ARTICLE_PRIME:,}, where a<sub>i</sub> and "
+    "b<sub>i</sub> are drawn from a random-number stream started by the <b>seed</b>. Slot i of the signature is "
+    "the <b>smallest</b> h<sub>i</sub> over all the words. Press <i>Next word</i> to feed the words in one at a "
+    "time and watch the running minimum."
+)
+MAX_SHINGLES = 40
+CURRENT = QColor(AMBER_BG)
+MINIMUM = QColor(TEAL_BG)
+
+
+def _item(text: str, bold: bool = False, bg: QColor | None = None, left: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter)
+    if bold:
+        f = QFont()
+        f.setBold(True)
+        item.setFont(f)
+    if bg is not None:
+        item.setBackground(QBrush(bg))
+    return item
+
+
+def _table(headers: list[str], name: str) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setAccessibleName(name)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    table.verticalHeader().hide()
+    table.verticalHeader().setDefaultSectionSize(22)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+class StepLesson(LessonPage):
+    """Sentence, seed and k in; Restart / Next word / Next hash function / To the end; two tables out."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("5 · Step through a signature", INTRO, parent)
+        self.sample = QComboBox()
+        self.sample.addItems([f"{i}: {s}" for i, s in enumerate(t.SENTENCES)])
+        self.text = QLineEdit(t.SENTENCES[0])
+        self.text.setPlaceholderText("Type any sentence")
+        self.text.setAccessibleName("Sentence to sign")
+        self.seed = QSpinBox()
+        self.seed.setRange(1, 2**31 - 1)
+        self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.k = QSpinBox()
+        self.k.setRange(1, 32)
+        self.k.setValue(t.LESSON_PARAMS.k)
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel("Sample:"))
+        row1.addWidget(self.sample, 1)
+        row1.addWidget(QLabel("seed"))
+        row1.addWidget(self.seed)
+        row1.addWidget(QLabel("k"))
+        row1.addWidget(self.k)
+        row2 = QHBoxLayout()
+        row2.addWidget(QLabel("Sentence:"))
+        row2.addWidget(self.text, 1)
+        self.body.addLayout(row1)
+        self.body.addLayout(row2)
+        self.restart_button = QPushButton("Restart")
+        self.next_button = QPushButton("Next word ▸")
+        self.function_button = QPushButton("Next hash function ▸▸")
+        self.end_button = QPushButton("To the end ▸|")
+        buttons = QHBoxLayout()
+        for b in (self.restart_button, self.next_button, self.function_button, self.end_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.body.addLayout(buttons)
+        self.explain = formula_box("")
+        self.body.addWidget(self.explain)
+
+        self.function_title = rich_label("")
+        self.values = _table(["word", "x = FNV-1a(word)", "h(x)", "smallest so far"], "Hash function values")
+        self.signature_table = _table(["slot", "value", "from word"], "Signature")
+        left = QVBoxLayout()
+        left.addWidget(self.function_title)
+        left.addWidget(self.values, 1)
+        right = QVBoxLayout()
+        right.addWidget(rich_label("<b>The signature</b> so far (one slot per hash function)"))
+        right.addWidget(self.signature_table, 1)
+        tables = QHBoxLayout()
+        tables.addLayout(left, 3)
+        tables.addLayout(right, 2)
+        self.body.addLayout(tables, 1)
+        self.body.addWidget(rich_label(
+            f"<span style='background:{AMBER_BG}'>&nbsp;amber&nbsp;</span> the word just fed in &nbsp; "
+            f"<span style='background:{TEAL_BG}'>&nbsp;green&nbsp;</span> the word giving the smallest value so far. "
+            "Why the smallest? Two sentences get the same value in slot i exactly when the word with the smallest "
+            "h<sub>i</sub> among all their words is one they share, which happens with probability J."
+        ))
+        self.note = QLabel()
+        self.body.addWidget(self.note)
+
+        self.sample.currentIndexChanged.connect(lambda i: self.text.setText(t.SENTENCES[i]))
+        self.text.textChanged.connect(self.restart)
+        self.seed.valueChanged.connect(self.restart)
+        self.k.valueChanged.connect(self.restart)
+        self.restart_button.clicked.connect(self.restart)
+        self.next_button.clicked.connect(self.next_word)
+        self.function_button.clicked.connect(self.next_function)
+        self.end_button.clicked.connect(self.to_end)
+        self.restart()
+
+    # --- the walk ------------------------------------------------------------------------------------------------
+    def restart(self) -> None:
+        params = SignatureParams(t.WORDS, "article", self.k.value(), self.seed.value())
+        st = t.step_through(self.text.text(), params)
+        cut = len(st.shingles) > MAX_SHINGLES
+        if cut:
+            st = t.StepThrough(st.shingles[:MAX_SHINGLES], st.x[:MAX_SHINGLES], st.a, st.b, st.values[:MAX_SHINGLES],
+                               st.running_min[:MAX_SHINGLES], st.values[:MAX_SHINGLES].argmin(axis=0))
+        self.note.setText(f"Only the first {MAX_SHINGLES} distinct words are used." if cut else "")
+        self.st, self.fn, self.seen = st, 0, 0
+        self.show_step()
+
+    @property
+    def done(self) -> bool:
+        n = len(self.st.shingles)
+        return n == 0 or (self.fn == self.st.k - 1 and self.seen == n)
+
+    def next_word(self) -> None:
+        n = len(self.st.shingles)
+        if self.done:
+            return
+        if self.seen < n:
+            self.seen += 1
+        else:
+            self.fn, self.seen = self.fn + 1, 1
+        self.show_step()
+
+    def next_function(self) -> None:
+        n = len(self.st.shingles)
+        if self.done:
+            return
+        if self.seen < n:
+            self.seen = n
+        else:
+            self.fn, self.seen = self.fn + 1, n
+        self.show_step()
+
+    def to_end(self) -> None:
+        if len(self.st.shingles):
+            self.fn, self.seen = self.st.k - 1, len(self.st.shingles)
+        self.show_step()
+
+    def signature_values(self) -> list[int | None]:
+        """The slot values the page shows now (None for slots not computed yet)."""
+        n = len(self.st.shingles)
+        out: list[int | None] = []
+        for i in range(self.st.k):
+            if i < self.fn or (i == self.fn and self.seen == n and n):
+                out.append(int(self.st.running_min[n - 1, i]))
+            elif i == self.fn and self.seen:
+                out.append(int(self.st.running_min[self.seen - 1, i]))
+            else:
+                out.append(None)
+        return out
+
+    # --- showing -------------------------------------------------------------------------------------------------
+    def show_step(self) -> None:
+        st, i, seen, n = self.st, self.fn, self.seen, len(self.st.shingles)
+        a, b = int(st.a[i]), int(st.b[i])
+        self.function_title.setText(
+            f"<b>Hash function h<sub>{i}</sub></b> (fills slot {i}; slots 0–{st.k - 1}): a<sub>{i}</sub> = {a:,}, b<sub>{i}</sub> = {b:,}"
+        )
+        self.values.setRowCount(n)
+        holder = st.holder(seen - 1, i) if seen else -1
+        for s in range(n):
+            shown = s < seen
+            bg = MINIMUM if s == holder else CURRENT if s == seen - 1 else None
+            self.values.setItem(s, 0, _item(st.shingles[s], s == holder, bg, left=True))
+            self.values.setItem(s, 1, _item(f"{int(st.x[s]):,}", False, bg))
+            self.values.setItem(s, 2, _item(f"{int(st.values[s, i]):,}" if shown else "", s == holder, bg))
+            self.values.setItem(s, 3, _item(f"{int(st.running_min[s, i]):,}" if shown else "", False, bg))
+        if seen:
+            self.values.scrollToItem(self.values.item(seen - 1, 0))
+        self.signature_table.setRowCount(st.k)
+        for slot, v in enumerate(self.signature_values()):
+            current = slot == i
+            bg = CURRENT if current and seen < n else MINIMUM if current else None
+            who = st.shingles[st.holder(n - 1 if slot < i else seen - 1, slot)] if v is not None else ""
+            self.signature_table.setItem(slot, 0, _item(str(slot), current, bg))
+            self.signature_table.setItem(slot, 1, _item("" if v is None else f"{v:,}", current, bg))
+            self.signature_table.setItem(slot, 2, _item(who, False, bg, left=True))
+        self.signature_table.scrollToItem(self.signature_table.item(i, 0))
+        self.explain.setText(self._explanation())
+        for button in (self.next_button, self.function_button, self.end_button):
+            button.setEnabled(not self.done)
+
+    def _explanation(self) -> str:
+        st, i, seen, n = self.st, self.fn, self.seen, len(self.st.shingles)
+        if n == 0:
+            return "This sentence has no words: its signature is ∞ in every slot, and it matches nothing."
+        if seen == 0:
+            return (f"Ready: {n} distinct words, {st.k} hash functions. Press <i>Next word</i> to compute "
+                    f"h<sub>0</sub> of the first word.")
+        s = seen - 1
+        w, x, v = st.shingles[s], int(st.x[s]), int(st.values[s, i])
+        text = (f"h<sub>{i}</sub>(“{w}”) = ({int(st.a[i]):,} × {x:,} + {int(st.b[i]):,}) mod {ARTICLE_PRIME:,} "
+                f"= <b>{v:,}</b>. ")
+        if s == 0:
+            text += "It is the first word, so it is the smallest so far."
+        elif st.holder(s, i) == s:
+            text += f"Smaller than {int(st.running_min[s - 1, i]):,}: it becomes the new minimum."
+        else:
+            text += f"Not smaller than {int(st.running_min[s - 1, i]):,} (from “{st.shingles[st.holder(s, i)]}”): no change."
+        if seen == n:
+            text += (f" All words seen: slot {i} = <b>{int(st.running_min[n - 1, i]):,}</b>, "
+                     f"given by “{st.shingles[st.holder(n - 1, i)]}”.")
+            text += " The signature is complete." if i == st.k - 1 else " Next: hash function " + str(i + 1) + "."
+        return text
