@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
+    from lshdesk.gui.mainwindow import MainWindow
+
+SWITCH_INTERVAL = 0.001  # seconds; see make_window
+SAMPLE_THRESHOLD = 0.3  # the sample's planted pairs run from 0.32 to 1.0; at 0.3 all 9 are caught, the chain too
 
 
 def sample_corpus() -> str | None:
@@ -15,20 +25,38 @@ def sample_corpus() -> str | None:
     return str(here) if here.is_dir() else None
 
 
+def make_window(settings: QSettings | None = None) -> MainWindow:
+    """The main window, with the process made ready for scans that do not stall it (see ``workers.warm_up``).
+
+    After the window is built, ``gc.freeze()`` moves the start-up objects (modules, classes, Qt wrappers) out of
+    the garbage collector's sight: a full collection triggered during a scan holds the GIL while it walks every
+    tracked object, and at 100,000 files it stalled the GUI for 71 ms; with the freeze, 19 ms. A 1 ms GIL switch
+    interval (Python's default is 5 ms) bounds each wait of the GUI thread for the GIL while scan threads run
+    Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one.
+    """
+    from lshdesk.gui.mainwindow import MainWindow
+    from lshdesk.gui.workers import warm_up
+
+    warm_up()
+    window = MainWindow(settings)
+    gc.collect()
+    gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    return window
+
+
 def run_app(paths: list[str] | None = None) -> int:
     """Open the main window on ``paths`` (or the sample corpus) and run the event loop."""
     from PySide6.QtWidgets import QApplication
 
-    from lshdesk.gui.mainwindow import MainWindow
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
-    window = MainWindow()
+    window = make_window()
     window.show()
     folders = list(paths or [])
     if not folders and (sample := sample_corpus()):
-        window.params_panel.threshold.setValue(0.3)
+        window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)
         folders = [sample]
     if folders:
         window.open_folders(folders)

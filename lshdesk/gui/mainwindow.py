@@ -5,27 +5,17 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QWidget,
-)
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget
 
 from lshdesk import __version__
 from lshdesk.core import export
 from lshdesk.core.errors import LshdeskError
-from lshdesk.core.pipeline import ScanResult, scan
+from lshdesk.core.pipeline import Progress, ScanResult, scan
 from lshdesk.gui.state import AppState, Selection
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.params_panel import ParamsPanel
-from lshdesk.gui.widgets.progress_area import ProgressArea
+from lshdesk.gui.widgets.progress_area import ProgressArea, duration
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.workers import GeneratorThread
@@ -42,19 +32,20 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.state = AppState(self)
         self._request = 0
-        self._worker: GeneratorThread | None = None
-        self._old_workers: list[GeneratorThread] = []
+        self._worker: GeneratorThread | None = None  # the scan whose answer is wanted
+        self._threads: list[GeneratorThread] = []  # every worker not yet finished, cancelled ones included
         self.names: list[str] = []
 
         self.corpus_panel = CorpusPanel(self.state)
         self.params_panel = ParamsPanel(self.state.params)
-        side = QSplitter(Qt.Orientation.Vertical)
-        side.addWidget(self.corpus_panel)
-        side.addWidget(self.params_panel)
-        side.setStretchFactor(1, 1)
+        self.side = QSplitter(Qt.Orientation.Vertical)
+        self.side.setObjectName("side_splitter")
+        self.side.addWidget(self.corpus_panel)
+        self.side.addWidget(self.params_panel)
+        self.side.setStretchFactor(1, 1)
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")
-        self.dock.setWidget(side)
+        self.dock.setWidget(self.side)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
 
@@ -72,19 +63,21 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._make_actions()
         self._connect_signals()
-        self.resize(1280, 800)
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        screen = self.screen().availableGeometry()
+        self.resize(min(1280, screen.width()), min(800, screen.height()))
+        self._restore_layout()
 
     # --- set-up ---------------------------------------------------------------------------------------------------
     def _make_actions(self) -> None:
         mb = self.menuBar()
         file_menu = mb.addMenu("&File")
         self.open_action = QAction("&Open folder…", self, shortcut=QKeySequence.StandardKey.Open)
+        self.open_action.setToolTip("Add a folder to compare (Ctrl+O); you can also drop folders on the window")
         file_menu.addAction(self.open_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.export_action = QAction("&Export pairs…", self, shortcut=QKeySequence("Ctrl+E"))
+        self.export_action.setToolTip("Save the verified pairs as CSV or JSON (Ctrl+E)")
+        self.export_action.setEnabled(False)
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
@@ -94,7 +87,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.filter_action)
         scan_menu = mb.addMenu("&Scan")
         self.scan_action = QAction("&Scan", self, shortcut=QKeySequence("F5"))
+        self.scan_action.setToolTip("Read the folders and find the near-duplicate pairs (F5)")
         self.cancel_action = QAction("&Cancel", self, shortcut=QKeySequence("Esc"))
+        self.cancel_action.setToolTip("Stop the scan (Esc); the previous results stay")
         self.cancel_action.setEnabled(False)
         scan_menu.addAction(self.scan_action)
         scan_menu.addAction(self.cancel_action)
@@ -122,6 +117,14 @@ class MainWindow(QMainWindow):
         self.state.resultChanged.connect(self._show_result)
         self.state.selectionChanged.connect(self._show_selection)
         self.results.docsSelected.connect(self.state.select)
+        self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
+
+    def _restore_layout(self) -> None:
+        for key, restore in (("window/geometry", self.restoreGeometry), ("window/state", self.restoreState),
+                             ("window/side", self.side.restoreState)):
+            value = self.settings.value(key)
+            if value is not None:
+                restore(value)
 
     # --- folders --------------------------------------------------------------------------------------------------
     def open_folders(self, folders: list[str], scan_now: bool = True) -> None:
@@ -133,37 +136,48 @@ class MainWindow(QMainWindow):
         if scan_now:
             self.start_scan()
 
+    def add_folders(self, folders: list[str]) -> None:
+        """Add folders to compare (they replace the sample corpus) and say how to scan them."""
+        from lshdesk.gui.app import sample_corpus
+
+        folders = [os.path.abspath(f) for f in folders]
+        current = [] if self.state.folders == [sample_corpus()] else self.state.folders
+        self.state.set_folders(current + folders)
+        for f in folders:
+            self._remember(f)
+        if not self.is_scanning():
+            n = len(self.state.folders)
+            self.progress.finish(f"{n} folder{'s' if n > 1 else ''} to compare: press Scan (F5).")
+
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder to scan")
         if folder:
-            self.state.add_folders([folder])
-            self._remember(folder)
+            self.add_folders([folder])
+
+    def recent_folders(self) -> list[str]:
+        recent = self.settings.value("recent/folders", [])
+        return [recent] if isinstance(recent, str) else [str(f) for f in recent or []]
 
     def _remember(self, folder: str) -> None:
-        recent = [f for f in (self.settings.value("recent/folders") or []) if f != folder]
+        recent = [f for f in self.recent_folders() if f != folder]
         self.settings.setValue("recent/folders", ([folder] + recent)[:MAX_RECENT])
         self._fill_recent()
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
-        recent = self.settings.value("recent/folders") or []
-        if isinstance(recent, str):
-            recent = [recent]
+        recent = self.recent_folders()
         for f in recent:
             self.recent_menu.addAction(f, lambda f=f: self.open_folders([f]))
         self.recent_menu.setEnabled(bool(recent))
 
-    def dragEnterEvent(self, event) -> None:
-        if event.mimeData().hasUrls():
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(u.isLocalFile() and os.path.isdir(u.toLocalFile()) for u in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        folders = [p for p in paths if os.path.isdir(p)]
+    def dropEvent(self, event: QDropEvent) -> None:
+        folders = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile() and os.path.isdir(u.toLocalFile())]
         if folders:
-            self.state.add_folders(folders)
-            for f in folders:
-                self._remember(f)
+            self.add_folders(folders)
             event.acceptProposedAction()
 
     # --- scanning ---------------------------------------------------------------------------------------------------
@@ -177,7 +191,7 @@ class MainWindow(QMainWindow):
             self.progress.finish(f"Cannot scan: {e}")
             return
         self.state.set_params(params)
-        self.cancel_scan()
+        self.cancel_scan(quiet=True)
         self._request += 1
         folders, reference = list(self.state.folders), self.state.reference_indices()
         worker = GeneratorThread(self._request, lambda cancel: scan(folders, params, cancel, reference), self)
@@ -187,67 +201,76 @@ class MainWindow(QMainWindow):
         worker.cancelled.connect(self._on_cancelled)
         worker.finished.connect(self._reap)
         self._worker = worker
+        self._threads.append(worker)
         self.progress.start("Starting scan…")
         self.cancel_action.setEnabled(True)
         worker.start()
 
-    def cancel_scan(self) -> None:
+    def cancel_scan(self, quiet: bool = False) -> None:
+        """Stop the running scan (if any); its answer is dropped and the previous results stay."""
         if self._worker is not None:
             self._worker.cancel()
-            self._old_workers.append(self._worker)
             self._worker = None
             self.cancel_action.setEnabled(False)
-            self.progress.finish("Scan cancelled; the previous results are kept.")
+            if not quiet:
+                self.progress.finish("Scan cancelled; the previous results are kept.")
 
     def is_scanning(self) -> bool:
         return self._worker is not None
 
-    def _on_progress(self, rid: int, p) -> None:
-        if rid == self._request and self._worker is not None:
+    def _current(self, rid: int) -> bool:
+        """True if a worker's message answers the scan still wanted (not a cancelled or replaced one)."""
+        return self._worker is not None and rid == self._worker.request_id
+
+    def _on_progress(self, rid: int, p: Progress) -> None:
+        if self._current(rid):
             self.progress.update_progress(p)
 
     def _on_done(self, rid: int, result: ScanResult) -> None:
-        if rid != self._request:
+        if not self._current(rid):
             return
-        self._worker = None
-        self.cancel_action.setEnabled(False)
-        self.progress.finish(f"Scanned {len(result.docs):,} documents in {result.seconds:.2f} s.")
+        self._end_scan(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}.")
         self.state.set_result(result)
 
     def _on_failed(self, rid: int, message: str, details: str) -> None:
-        if rid != self._request:
+        if not self._current(rid):
             return
-        self._worker = None
-        self.cancel_action.setEnabled(False)
-        self.progress.finish(f"Scan failed: {message}")
+        self._end_scan(f"Scan failed: {message}")
         box = QMessageBox(QMessageBox.Icon.Warning, "Scan failed", message, parent=self)
         if details:
             box.setDetailedText(details)
         box.open()
 
     def _on_cancelled(self, rid: int) -> None:
-        if rid == self._request and self._worker is not None:
-            self._worker = None
-            self.cancel_action.setEnabled(False)
-            self.progress.finish("Scan cancelled; the previous results are kept.")
+        if self._current(rid):
+            self._end_scan("Scan cancelled; the previous results are kept.")
+
+    def _end_scan(self, message: str) -> None:
+        self._worker = None
+        self.cancel_action.setEnabled(False)
+        self.progress.finish(message)
 
     def _reap(self) -> None:
-        self._old_workers = [w for w in self._old_workers if w.isRunning()]
+        for w in [w for w in self._threads if w.isFinished() or w is self.sender()]:
+            w.wait()  # 'finished' comes from the thread just before it ends: this returns at once
+            self._threads.remove(w)
+            w.deleteLater()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for the worker threads; True if none is left running."""
-        self.cancel_scan()
-        ok = True
-        for w in self._old_workers:
-            ok = w.wait(timeout_ms) and ok
-        self._old_workers = [w for w in self._old_workers if w.isRunning()]
-        return ok
+        self.cancel_scan(quiet=True)
+        for w in self._threads:
+            w.cancel()
+            w.wait(timeout_ms)
+        self._threads = [w for w in self._threads if w.isRunning()]
+        return self.side_by_side.shutdown(timeout_ms) and not self._threads
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
         self.names = export.display_paths(result) if result is not None else []
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
+        self.export_action.setEnabled(result is not None)
         if result is None:
             self.counts.clear()
         else:
@@ -265,14 +288,14 @@ class MainWindow(QMainWindow):
         self.results.filter.selectAll()
 
     def choose_export(self) -> None:
-        result = self.state.result
-        if result is None:
+        if self.state.result is None:
             return
         path, chosen = QFileDialog.getSaveFileName(self, "Export pairs", "pairs.csv", "CSV (*.csv);;JSON (*.json)")
         if path:
             self.export_to(path, "json" if path.lower().endswith(".json") or "JSON" in chosen else "csv")
 
     def export_to(self, path: str, fmt: str) -> None:
+        """Write the pairs as ``lshdesk scan`` prints them: ``fmt`` is 'csv' or 'json'."""
         result = self.state.result
         if result is None:
             return
@@ -281,7 +304,8 @@ class MainWindow(QMainWindow):
             with open(path, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
         except OSError as e:
-            QMessageBox.warning(self, "Export failed", f"Cannot write {path}: {e.strerror or e}")
+            box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self)
+            box.open()
             return
         self.progress.finish(f"Exported {len(result.pairs):,} pairs to {path}")
 
@@ -293,7 +317,9 @@ class MainWindow(QMainWindow):
             "<p>MIT licence. Built with PySide6 (LGPL), pyqtgraph (MIT), numpy and numba (BSD).</p>",
         )
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/side", self.side.saveState())
         self.shutdown(5000)
         super().closeEvent(event)

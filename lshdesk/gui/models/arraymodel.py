@@ -9,39 +9,64 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 _Index = QModelIndex | QPersistentModelIndex
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column: header, values (array or list), how to show one value, and a tooltip for the header."""
+    """A column: header, values (array or list), how to show one value, and a tooltip for the header.
+
+    With ``index``, row i shows ``values[index[i]]``: a pair's document names are the documents' names looked up
+    by the pair's document numbers, so 500,000 pairs need no list of 1,000,000 strings, and sorting and filtering
+    work on the (fewer) names, then spread to the rows with numpy.
+    """
 
     title: str
     values: Sequence
     fmt: Callable[[object], str] = str
     tip: str = ""
     numeric: bool = False
+    index: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.index) if self.index is not None else len(self.values)
+
+    def value(self, row: int) -> object:
+        return self.values[int(self.index[row])] if self.index is not None else self.values[row]
 
 
 class ArrayTableModel(QAbstractTableModel):
-    """Rows are positions in ``self.rows`` (a permutation / subset of the data), so sort and filter are array ops."""
+    """Rows are positions in ``self.rows`` (a permutation / subset of the data), so sort and filter are array ops.
+
+    The filter matches each word against the text columns (or, if ``search`` is given, against those lower-case
+    strings, one per data row, or what a function returns; it is called only when a filter is first typed).
+    """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.columns: list[Column] = []
         self.rows = np.zeros(0, dtype=np.int64)
-        self._search: list[str] = []  # lower-cased text each data row is matched against
+        self._n = 0
+        self._search: Sequence[str] | Callable[[], Sequence[str]] | None = None
+        self._keys: dict[int, np.ndarray] = {}  # sort keys, made on a column's first sort
+        self._lower: dict[int, list[str]] = {}  # lower-case text of a text column's values, made on first use
         self._filter = ""
         self._sort: tuple[int, Qt.SortOrder] | None = None
 
-    def set_columns(self, columns: list[Column], search: list[str]) -> None:
+    def set_columns(
+        self, columns: list[Column], search: Sequence[str] | Callable[[], Sequence[str]] | None = None
+    ) -> None:
+        """Show new data: every column has as many rows as the first."""
         self.beginResetModel()
         self.columns = columns
+        self._n = len(columns[0]) if columns else 0
         self._search = search
+        self._keys, self._lower = {}, {}
         self._apply()
         self.endResetModel()
 
     def n_data_rows(self) -> int:
-        return len(self._search)
+        return self._n
 
     def data_row(self, row: int) -> int:
         """The data index shown at a view row."""
@@ -53,23 +78,57 @@ class ArrayTableModel(QAbstractTableModel):
         return int(hits[0]) if len(hits) else -1
 
     def set_filter(self, text: str) -> None:
+        """Keep the rows whose search text contains every word of ``text`` (case-insensitive)."""
+        text = text.strip().lower()
+        if text == self._filter:
+            return
         self.beginResetModel()
-        self._filter = text.strip().lower()
+        self._filter = text
         self._apply()
         self.endResetModel()
 
+    def _lowered(self, col: int) -> list[str]:
+        if col not in self._lower:
+            self._lower[col] = [str(v).lower() for v in self.columns[col].values]
+        return self._lower[col]
+
+    def _sort_keys(self, col: int) -> np.ndarray:
+        if col not in self._keys:
+            c = self.columns[col]
+            if c.numeric:
+                keys = np.asarray(c.values)
+            else:  # the rank of each value among the column's values, alphabetically
+                order = np.argsort(np.array(self._lowered(col)), kind="stable")
+                keys = np.empty(len(order), dtype=np.int64)
+                keys[order] = np.arange(len(order))
+            self._keys[col] = keys[c.index] if c.index is not None else keys
+        return self._keys[col]
+
+    def _hits(self, term: str) -> np.ndarray:
+        """Which data rows contain ``term`` in their search text or in one of their text columns."""
+        if self._search is not None:
+            if callable(self._search):
+                self._search = self._search()
+            return np.fromiter((term in s for s in self._search), dtype=bool, count=self._n)
+        hits = np.zeros(self._n, dtype=bool)
+        for col, c in enumerate(self.columns):
+            if not c.numeric:
+                lowered = self._lowered(col)
+                hit = np.fromiter((term in s for s in lowered), dtype=bool, count=len(lowered))
+                hits |= hit[c.index] if c.index is not None else hit
+        return hits
+
     def _apply(self) -> None:
-        n = len(self._search)
-        if self._filter:
-            terms = self._filter.split()
-            rows = np.fromiter((i for i, s in enumerate(self._search) if all(t in s for t in terms)), dtype=np.int64)
+        if self._filter and self.columns:
+            keep = np.ones(self._n, dtype=bool)
+            for term in self._filter.split():
+                keep &= self._hits(term)
+            rows = np.flatnonzero(keep).astype(np.int64)
         else:
-            rows = np.arange(n, dtype=np.int64)
-        if self._sort is not None and self.columns:
+            rows = np.arange(self._n, dtype=np.int64)
+        if self._sort is not None and self.columns and len(rows):
             col, order = self._sort
-            values = self.columns[col].values
-            keys = np.asarray(values)[rows] if self.columns[col].numeric else np.array([str(values[i]).lower() for i in rows])
-            idx = np.argsort(keys, kind="stable")
+            idx = np.argsort(self._sort_keys(col)[rows], kind="stable")
             if order == Qt.SortOrder.DescendingOrder:
                 idx = idx[::-1]
             rows = rows[idx]
@@ -86,13 +145,13 @@ class ArrayTableModel(QAbstractTableModel):
         if not index.isValid() or not (0 <= index.row() < len(self.rows)) or not (0 <= index.column() < len(self.columns)):
             return None
         col = self.columns[index.column()]
-        value = col.values[int(self.rows[index.row()])]
+        value = col.value(int(self.rows[index.row()]))
         if role == Qt.ItemDataRole.DisplayRole:
             return col.fmt(value)
         if role == Qt.ItemDataRole.ToolTipRole and not col.numeric:
-            return str(value)
+            return str(value) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and col.numeric:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
         if role == Qt.ItemDataRole.UserRole:
             return int(self.rows[index.row()])
         return None
@@ -104,12 +163,21 @@ class ArrayTableModel(QAbstractTableModel):
             return self.columns[section].title
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.columns[section].tip or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[section].numeric:
+            return _RIGHT
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not (0 <= column < len(self.columns)):
             return
         self.layoutAboutToBeChanged.emit()
+        old_rows = self.rows
         self._sort = (column, order)
         self._apply()
+        persistent = self.persistentIndexList()  # the views' selection and current row follow their data
+        if persistent:
+            where = np.full(self._n, -1, dtype=np.int64)
+            where[self.rows] = np.arange(len(self.rows))
+            moved = [self.index(int(where[old_rows[p.row()]]), p.column()) for p in persistent]
+            self.changePersistentIndexList(persistent, moved)
         self.layoutChanged.emit()

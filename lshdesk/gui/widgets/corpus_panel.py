@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from lshdesk.gui.state import AppState
+from lshdesk.gui.widgets.progress_area import duration
 
 
 class CorpusPanel(QWidget):
@@ -22,6 +23,8 @@ class CorpusPanel(QWidget):
             "Folders to scan. Tick a folder to make it a reference: its documents are only compared "
             "with the other folders' documents, not among themselves."
         )
+        self.caption = QLabel("Folders to compare (tick a <b>reference</b> folder):")
+        self.caption.setToolTip(self.list.toolTip())
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
         self.summary = QLabel("No folder yet: File > Open folder (Ctrl+O) or drop one here.")
@@ -36,6 +39,7 @@ class CorpusPanel(QWidget):
         buttons.addWidget(self.remove_button)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.caption)
         lay.addWidget(self.list)
         lay.addLayout(buttons)
         lay.addWidget(self.summary)
@@ -48,27 +52,35 @@ class CorpusPanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
+        """Show the state's folders; items are updated in place when only the reference marks changed."""
         self.list.blockSignals(True)
-        self.list.clear()
-        for folder in self.state.folders:
-            item = QListWidgetItem(folder)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if folder in self.state.reference else Qt.CheckState.Unchecked)
-            item.setToolTip(f"{folder}\nTicked: reference folder")
-            self.list.addItem(item)
+        folders = self.state.folders
+        if [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())] != folders:
+            self.list.clear()
+            for folder in folders:
+                item = QListWidgetItem()
+                item.setData(Qt.ItemDataRole.UserRole, folder)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setToolTip(f"{folder}\nTicked: a reference folder, compared only with the other folders")
+                self.list.addItem(item)
+        for i, folder in enumerate(folders):
+            ref = folder in self.state.reference
+            item = self.list.item(i)
+            item.setText(f"{folder}  (reference)" if ref else folder)
+            item.setCheckState(Qt.CheckState.Checked if ref else Qt.CheckState.Unchecked)
         self.list.blockSignals(False)
-        self.remove_button.setEnabled(bool(self.state.folders))
+        self.remove_button.setEnabled(bool(folders))
         from lshdesk.gui.app import sample_corpus
 
-        self.hint.setVisible(self.state.folders == [sample_corpus()])
+        self.hint.setVisible(folders == [sample_corpus()])
 
     def _ref_toggled(self, item: QListWidgetItem) -> None:
-        self.state.set_reference(item.text(), item.checkState() == Qt.CheckState.Checked)
+        self.state.set_reference(item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
 
     def _remove(self) -> None:
         item = self.list.currentItem() or (self.list.item(self.list.count() - 1) if self.list.count() else None)
         if item is not None:
-            self.state.remove_folder(item.text())
+            self.state.remove_folder(item.data(Qt.ItemDataRole.UserRole))
 
     def _show_counts(self, result) -> None:
         if result is None:
@@ -76,5 +88,5 @@ class CorpusPanel(QWidget):
             return
         self.summary.setText(
             f"{len(result.docs)} documents, {len(result.skipped)} skipped files "
-            f"(see Results > Documents), scanned in {result.seconds:.2f} s."
+            f"(see Results > Documents), scanned in {duration(result.seconds)}."
         )

@@ -38,6 +38,7 @@ class ProgressArea(QWidget):
         lay.addWidget(self.bar)
         lay.addWidget(self.rate)
         lay.addWidget(self.cancel_button)
+        lay.addStretch(1)
         self.cancel_button.clicked.connect(self.cancelRequested)
         self._t_stage = 0.0
         self._last_stage = ""
@@ -70,7 +71,19 @@ class ProgressArea(QWidget):
             self.stage.setText(f"{words}: {p.done:,} files" if p.stage == "listing" else words)
 
     def finish(self, text: str) -> None:
+        """Show a closing message; the bar, the rate and Cancel go away."""
         self.stage.setText(text)
         self.bar.hide()
         self.rate.clear()
         self.cancel_button.hide()
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: '4 ms', '0.35 s', '12.3 s', '2 min 05 s'."""
+    if seconds < 0.1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 10:
+        return f"{seconds:.2f} s"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"

@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
+    QMenu,
     QTableView,
     QTabWidget,
-    QTreeWidget,
-    QTreeWidgetItem,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
 from lshdesk.core.pipeline import ScanResult
-from lshdesk.gui.models.results import DocumentsModel, PairsModel
+from lshdesk.gui.models.results import DocumentsModel, GroupsModel, PairsModel
+
+
+PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
+DOC_WIDTHS = (0, 90, 80, 70, 80, 400)
 
 
 def _table(model) -> QTableView:
+    """A sortable table of whole rows."""
     view = QTableView()
     view.setModel(model)
     view.setSortingEnabled(True)
@@ -30,14 +38,26 @@ def _table(model) -> QTableView:
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
-    view.horizontalHeader().setStretchLastSection(True)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long paths keep their file name
+    header = view.horizontalHeader()
+    header.setStretchLastSection(False)
+    header.setDefaultSectionSize(80)
     return view
+
+
+def _size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
+    header = view.horizontalHeader()
+    for i, w in enumerate(widths[: header.count()]):
+        header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
+        if w:
+            view.setColumnWidth(i, w)
 
 
 class ResultsView(QWidget):
     """Shows a result; emits ``docsSelected`` with the document indices the user picked (a pair, a group...)."""
 
     docsSelected = Signal(tuple)
+    pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -50,10 +70,20 @@ class ResultsView(QWidget):
         self.pairs_model = PairsModel(self)
         self.pairs = _table(self.pairs_model)
         self.pairs.setAccessibleName("Pairs")
-        self.groups = QTreeWidget()
-        self.groups.setHeaderLabels(["Group / document", "Documents", "Lowest similarity"])
+        self.pairs.setToolTip("Double-click a pair to read it side by side")
+        self.groups_model = GroupsModel(self)
+        self.groups = QTreeView()
+        self.groups.setModel(self.groups_model)
         self.groups.setAccessibleName("Groups")
-        self.groups.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.groups.setUniformRowHeights(True)
+        self.groups.setAlternatingRowColors(True)
+        self.groups.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        gh = self.groups.header()
+        gh.setStretchLastSection(False)
+        gh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for i, w in ((1, 100), (2, 140)):
+            gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+            gh.resizeSection(i, w)
         self.docs_model = DocumentsModel(self)
         self.documents = _table(self.docs_model)
         self.documents.setAccessibleName("Documents")
@@ -68,44 +98,28 @@ class ResultsView(QWidget):
         self.filter.textChanged.connect(self._filter)
         self.pairs.selectionModel().selectionChanged.connect(self._pair_selected)
         self.documents.selectionModel().selectionChanged.connect(self._docs_selected)
-        self.groups.itemSelectionChanged.connect(self._group_selected)
+        self.groups.selectionModel().selectionChanged.connect(self._group_selected)
+        self.pairs.activated.connect(lambda _index: self.pairActivated.emit())
+        for view in (self.pairs, self.documents, self.groups):
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
 
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
         self.result, self.names = result, names
         self.pairs_model.set_result(result, names)
         self.docs_model.set_result(result, names)
-        self._fill_groups()
-        for view, widths in ((self.pairs, (330, 330, 80, 80, 60)), (self.documents, (420, 80, 80, 70, 70, 300))):
-            for i, w in enumerate(widths[: view.model().columnCount()]):
-                view.setColumnWidth(i, w)
+        self.groups_model.set_result(result, names)
+        if result is not None and len(result.groups) <= 200:
+            self.groups.expandAll()
+        _size_columns(self.pairs, PAIR_WIDTHS)
+        _size_columns(self.documents, DOC_WIDTHS)
+        self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
         self.tabs.setTabText(0, f"Pairs ({len(result.pairs) if result else 0:,})")
         self.tabs.setTabText(1, f"Groups ({len(result.groups) if result else 0:,})")
         n_docs = len(result.docs) if result else 0
         n_skip = len(result.skipped) if result else 0
         self.tabs.setTabText(2, f"Documents ({n_docs:,} + {n_skip:,} skipped)")
-
-    def _fill_groups(self) -> None:
-        self.groups.clear()
-        r = self.result
-        if r is None:
-            return
-        items = []
-        for gi, (members, low) in enumerate(zip(r.groups, r.group_min)):
-            first = self.names[int(members[0])]
-            label = f"Group {gi + 1}: {first} and {len(members) - 1} more"
-            top = QTreeWidgetItem([label, str(len(members)), f"{low:.3f}"])
-            top.setData(0, Qt.ItemDataRole.UserRole, tuple(int(m) for m in members))
-            top.setToolTip(2, "The least similar two documents of the group: low means a chain A~B~C where A and C differ")
-            for m in members.tolist():
-                child = QTreeWidgetItem([self.names[m], "", ""])
-                child.setData(0, Qt.ItemDataRole.UserRole, (m,))
-                child.setToolTip(0, r.docs.paths[m])
-                top.addChild(child)
-            items.append(top)
-        self.groups.addTopLevelItems(items)
-        if len(items) <= 200:
-            self.groups.expandAll()
 
     def _filter(self, text: str) -> None:
         self.pairs_model.set_filter(text)
@@ -123,15 +137,48 @@ class ResultsView(QWidget):
             self.docsSelected.emit(docs)
 
     def _group_selected(self) -> None:
-        items = self.groups.selectedItems()
-        if items:
-            docs = items[0].data(0, Qt.ItemDataRole.UserRole)
-            parent = items[0].parent()
-            if len(docs) == 1 and parent is not None:  # a member: show it with the group's first other member
-                group = parent.data(0, Qt.ItemDataRole.UserRole)
-                other = next((m for m in group if m != docs[0]), None)
+        rows = self.groups.selectionModel().selectedRows()
+        if rows:
+            docs = self.groups_model.members(rows[0])
+            if rows[0].parent().isValid():  # a member: show it with the group's first other member
+                other = next((m for m in self.groups_model.group_of(rows[0]) if m != docs[0]), None)
                 docs = (docs[0], other) if other is not None else docs
             self.docsSelected.emit(tuple(docs))
+
+    def files_at(self, view: QAbstractItemView, pos: QPoint) -> list[str]:
+        """The files of the row under ``pos``: a pair's two documents, one document, or a skipped file."""
+        index = view.indexAt(pos)
+        r = self.result
+        if not index.isValid() or r is None:
+            return []
+        if view is self.pairs:
+            return [r.docs.paths[i] for i in self.pairs_model.pair_at(index.row(), r)]
+        if view is self.groups:
+            return [r.docs.paths[i] for i in self.groups_model.members(index)]
+        i = self.docs_model.data_row(index.row())
+        return [r.docs.paths[i] if i < len(r.docs) else r.skipped[i - len(r.docs)].path]
+
+    def context_menu(self, view: QAbstractItemView, pos: QPoint) -> QMenu | None:
+        """Open each file of the row under ``pos`` in the system's default application, or show its folder."""
+        files = self.files_at(view, pos)
+        if not files:
+            return None
+        menu = QMenu(self)
+        for path in files[:8]:
+            name = os.path.basename(path)
+            menu.addAction(f"Open {name}", lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(p)))
+            menu.addAction(f"Show {name} in its folder",
+                           lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(p))))
+        if view is self.pairs:
+            menu.addSeparator()
+            menu.addAction("Read side by side", self.pairActivated.emit)
+        return menu
+
+    def _menu(self, view: QAbstractItemView, pos: QPoint) -> None:
+        menu = self.context_menu(view, pos)
+        if menu is not None:
+            menu.exec(view.viewport().mapToGlobal(pos))
+            menu.deleteLater()
 
     def select_pair(self, left: int, right: int) -> None:
         """Show a pair selected elsewhere (e.g. on the S-curve) in the Pairs table, if it is listed."""

@@ -3,23 +3,64 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Generator
+from dataclasses import dataclass
 
-from PySide6.QtCore import QUrl
+import numpy as np
+from PySide6.QtCore import QPoint, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
+from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.corpus import NotText, read_text
 from lshdesk.core.minhash import estimate
+from lshdesk.core.params import ShingleSpec
 from lshdesk.core.passages import shared_passages
-from lshdesk.core.pipeline import ScanResult
-from lshdesk.core.clustering import exact_jaccard
-
-import numpy as np
+from lshdesk.core.pipeline import Progress, ScanResult
+from lshdesk.gui.workers import GeneratorThread
 
 SHARED = QColor(255, 224, 130)
+# Finding the passages is plain Python (~0.7 M characters/s for words, ~0.12 M for characters on the project's
+# machine): beyond these sizes (both texts together) the texts are shown without highlights.
+MAX_HIGHLIGHT_CHARS = {"word": 1_000_000, "char": 200_000}
+_PICK = "Select a pair in Results (double-click it) to read it here, its shared passages highlighted."
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two texts and the (start, end) character ranges of each that shingles of both cover."""
+
+    texts: tuple[str, str]
+    spans: tuple[list[tuple[int, int]], list[tuple[int, int]]]
+    n_shared: int
+    note: str = ""
+
+
+def compare(paths: tuple[str, str], max_bytes: int, spec: ShingleSpec, cancel: threading.Event) -> Generator[Progress, None, Comparison]:
+    """Read both files and find their shared passages (run in a worker: big files take seconds)."""
+    texts = []
+    for path in paths:
+        try:
+            texts.append(read_text(path, max_bytes))
+        except NotText as e:
+            texts.append(f"[cannot show this file: {e}]")
+        yield Progress("reading", len(texts), 2)
+    size = len(texts[0]) + len(texts[1])
+    if size > MAX_HIGHLIGHT_CHARS[spec.kind]:
+        return Comparison((texts[0], texts[1]), ([], []), 0, f"too long to highlight ({size:,} characters)")
+    spans_a, spans_b, n_shared = shared_passages(texts[0], texts[1], spec)
+    return Comparison((texts[0], texts[1]), (spans_a, spans_b), n_shared)
+
+
+def _utf16(text: str, index: int) -> int:
+    """Qt positions count UTF-16 code units; Python counts code points."""
+    return index if text.isascii() else len(text[:index].encode("utf-16-le")) // 2
 
 
 class _Pane(QWidget):
+    """One document: its name over its text, with a context menu to open the file or its folder."""
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.title = QLabel()
@@ -35,10 +76,12 @@ class _Pane(QWidget):
         self.text.setContextMenuPolicy(self.text.contextMenuPolicy().CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._menu)
 
-    def show_text(self, name: str, path: str, text: str, spans: list[tuple[int, int]]) -> None:
+    def show_name(self, name: str, path: str) -> None:
         self.path = path
         self.title.setText(f"<b>{name}</b>")
         self.title.setToolTip(path)
+
+    def show_text(self, text: str, spans: list[tuple[int, int]]) -> None:
         self.text.setPlainText(text)
         fmt = QTextCharFormat()
         fmt.setBackground(SHARED)
@@ -52,26 +95,29 @@ class _Pane(QWidget):
             sels.append(sel)
         self.text.setExtraSelections(sels)
 
-    def _menu(self, pos) -> None:
+    def _menu(self, pos: QPoint) -> None:
+        menu = self.context_menu()
+        menu.exec(self.text.mapToGlobal(pos))
+        menu.deleteLater()
+
+    def context_menu(self) -> QMenu:
+        """Copy and Select all, then Open file and Show in folder (the system's default applications)."""
         menu = self.text.createStandardContextMenu()
         if self.path:
             menu.addSeparator()
             menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(self.path)))
             menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(self.path))))
-        menu.exec(self.text.mapToGlobal(pos))
-
-
-def _utf16(text: str, index: int) -> int:
-    """Qt positions count UTF-16 code units; Python counts code points."""
-    return index if text.isascii() else len(text[:index].encode("utf-16-le")) // 2
+        return menu
 
 
 class SideBySide(QWidget):
     """Shows the selected pair; with nothing selected it says how to pick one."""
 
+    shown = Signal()  # both texts and their highlights are on screen
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.figures = QLabel("Select a pair in Results to read it here, its shared passages highlighted.")
+        self.figures = QLabel(_PICK)
         self.figures.setWordWrap(True)
         self.a, self.b = _Pane(), _Pane()
         panes = QHBoxLayout()
@@ -81,6 +127,9 @@ class SideBySide(QWidget):
         lay.addWidget(self.figures)
         lay.addLayout(panes, 1)
         self._syncing = False
+        self._request = 0
+        self._threads: list[GeneratorThread] = []
+        self._figures = ""
         self.a.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.a, self.b))
         self.b.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.b, self.a))
 
@@ -94,28 +143,62 @@ class SideBySide(QWidget):
         self._syncing = False
 
     def show_pair(self, result: ScanResult | None, names: list[str], left: int, right: int) -> None:
+        """Show a pair's figures at once, then its texts when a worker has read them and found the passages."""
         if result is None:
             return
-        texts = []
-        for i in (left, right):
-            try:
-                texts.append(read_text(result.docs.paths[i], result.params.corpus.max_bytes))
-            except NotText as e:
-                texts.append(f"[cannot show this file: {e}]")
         spec = result.params.signature.shingle
-        spans_a, spans_b, n_shared = shared_passages(texts[0], texts[1], spec)
         jac = float(exact_jaccard(result.shingles, np.array([left]), np.array([right]))[0])
+        k = result.signatures.shape[1]
         est = estimate(result.signatures[left], result.signatures[right])
-        self.figures.setText(
-            f"Similarity <b>{jac:.3f}</b> (exact Jaccard of {spec} shingles) &nbsp; Estimate {est:.3f} "
-            f"({round(est * result.signatures.shape[1])} of {result.signatures.shape[1]} slots agree) &nbsp; "
-            f"{n_shared} shared shingles highlighted"
-        )
-        self.a.show_text(names[left], result.docs.paths[left], texts[0], spans_a)
-        self.b.show_text(names[right], result.docs.paths[right], texts[1], spans_b)
+        self._figures = (f"Similarity <b>{jac:.3f}</b> (exact Jaccard of {spec} shingles) &nbsp; Estimate {est:.3f} "
+                         f"({round(est * k)} of {k} slots agree)")
+        self.figures.setText(self._figures + " &nbsp; reading…")
+        for pane, i in ((self.a, left), (self.b, right)):
+            pane.show_name(names[i], result.docs.paths[i])
+            pane.text.clear()
+        self._request += 1
+        paths, cap = (result.docs.paths[left], result.docs.paths[right]), result.params.corpus.max_bytes
+        worker = GeneratorThread(self._request, lambda cancel: compare(paths, cap, spec, cancel), self)
+        worker.succeeded.connect(self._show)
+        worker.failed.connect(lambda rid, message, details: self._failed(rid, message))
+        worker.finished.connect(self._reap)
+        for old in self._threads:
+            old.cancel()
+        self._threads.append(worker)
+        worker.start()
+
+    def _show(self, rid: int, c: Comparison) -> None:
+        if rid != self._request:
+            return
+        self.a.show_text(c.texts[0], c.spans[0])
+        self.b.show_text(c.texts[1], c.spans[1])
+        tail = c.note or f"{c.n_shared:,} shared shingles highlighted"
+        self.figures.setText(f"{self._figures} &nbsp; {tail}")
+        self.shown.emit()
+
+    def _failed(self, rid: int, message: str) -> None:
+        if rid == self._request:
+            self.figures.setText(f"{self._figures} &nbsp; cannot show the texts: {message}")
+
+    def _reap(self) -> None:
+        for w in [w for w in self._threads if w.isFinished() or w is self.sender()]:
+            w.wait()
+            self._threads.remove(w)
+            w.deleteLater()
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop showing any pair and wait for the reading threads; True if none is left running."""
+        self._request += 1
+        for w in self._threads:
+            w.cancel()
+            w.wait(timeout_ms)
+        self._threads = [w for w in self._threads if w.isRunning()]
+        return not self._threads
 
     def clear(self) -> None:
-        self.figures.setText("Select a pair in Results to read it here, its shared passages highlighted.")
+        self._request += 1  # a pair still being read is not shown
+        self._figures = ""
+        self.figures.setText(_PICK)
         for p in (self.a, self.b):
             p.text.clear()
             p.title.clear()

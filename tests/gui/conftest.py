@@ -1,0 +1,37 @@
+"""GUI test fixtures: the real main window with its own settings file, and a generated corpus with planted pairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gui_helpers import make_corpus, running_threads
+from PySide6.QtCore import QSettings
+
+from lshdesk.gui.mainwindow import MainWindow
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    """A settings file of the test's own (recent folders, window layout), never the user's."""
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    """The real main window, shown offscreen; at teardown no worker thread may be left running."""
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    assert w.shutdown(5000), "worker threads still running at teardown"
+    assert not running_threads(w)
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """The generated corpus (made once per session; tests must not change it) and its documents' texts."""
+    root = tmp_path_factory.mktemp("corpus")
+    return root, make_corpus(root)

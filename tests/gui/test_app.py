@@ -1,0 +1,46 @@
+"""Starting the app: it opens on the sample corpus, already scanned, with a hint on opening one's own folders."""
+
+from __future__ import annotations
+
+import gc
+import sys
+from pathlib import Path
+
+from gui_helpers import brute_pairs, table
+from PySide6.QtWidgets import QApplication
+
+import lshdesk.gui.app as app_module
+
+
+def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, monkeypatch):
+    windows = []
+    real_make = app_module.make_window
+
+    def make_window(_settings=None):
+        windows.append(real_make(settings))  # the test's own settings file, never the user's
+        qtbot.addWidget(windows[-1])
+        return windows[-1]
+
+    switch = sys.getswitchinterval()
+    monkeypatch.setattr(app_module, "make_window", make_window)
+    monkeypatch.setattr(QApplication, "exec", lambda self=None: 0)
+    try:
+        assert app_module.run_app([]) == 0
+        (window,) = windows
+        qtbot.waitUntil(lambda: window.state.result is not None and not window.is_scanning(), timeout=20000)
+        assert sys.getswitchinterval() == app_module.SWITCH_INTERVAL
+
+        sample = Path(app_module.sample_corpus())
+        texts = {p.relative_to(sample).as_posix(): p.read_text(encoding="utf-8") for p in sample.rglob("*.txt")}
+        truth = brute_pairs(texts, app_module.SAMPLE_THRESHOLD)
+        assert len(truth) == 9  # resources/SAMPLE.md: 9 planted pairs at 0.3 or more
+        shown = {frozenset(r[:2]) for r in table(window.results.pairs_model)}
+        assert shown == set(truth)
+        sizes = [window.results.groups_model.rowCount(window.results.groups_model.index(r, 0))
+                 for r in range(window.results.groups_model.rowCount())]
+        assert sorted(sizes) == [2] * 7 + [3]  # the meeting-notes chain is one group of three
+        assert window.corpus_panel.hint.isVisibleTo(window) and "Open your own folders" in window.corpus_panel.hint.text()
+        assert window.shutdown()
+    finally:
+        sys.setswitchinterval(switch)
+        gc.unfreeze()
