@@ -23,7 +23,7 @@ def _join(root: str, rel: str) -> str:
     return root.replace(os.sep, "/")
 
 
-def _skipped_name(result: ScanResult, path: str) -> str:
+def skipped_name(result: ScanResult, path: str) -> str:
     if len(result.roots) == 1 and os.path.isdir(result.roots[0]):
         root = os.path.abspath(result.roots[0])
         if os.path.commonpath([root, path]) == root and path != root:
@@ -68,7 +68,7 @@ def to_json(result: ScanResult) -> str:
             "rows": result.banding.rows,
         },
         "documents": [{"path": n, "shingles": int(c)} for n, c in zip(names, result.shingles.counts().tolist())],
-        "skipped": [{"path": _skipped_name(result, s.path), "reason": s.reason} for s in result.skipped],
+        "skipped": [{"path": skipped_name(result, s.path), "reason": s.reason} for s in result.skipped],
         "pairs": [
             {"a": a, "b": b, "estimate": round(e, 6), "jaccard": round(j, 6), "bands": n}
             for a, b, e, j, n in pair_rows(result)
@@ -76,3 +76,15 @@ def to_json(result: ScanResult) -> str:
         "groups": [sorted(names[i] for i in g.tolist()) for g in result.groups],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_groups_csv(result: ScanResult) -> str:
+    """Header ``group,documents,lowest_similarity,path``: one row per member of each group, largest group first."""
+    names = display_paths(result)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["group", "documents", "lowest_similarity", "path"])
+    for gi, (g, low) in enumerate(zip(result.groups, result.group_min.tolist())):
+        for name in sorted(names[i] for i in g.tolist()):
+            w.writerow([gi + 1, len(g), f"{low:.6f}", name])
+    return out.getvalue()

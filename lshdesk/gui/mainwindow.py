@@ -5,19 +5,24 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout
 
 from lshdesk import __version__
 from lshdesk.core import export
+from lshdesk.core.corpus import NotText, read_text
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.pipeline import Progress, ScanResult, scan
+from lshdesk.gui import file_actions, menus
+from lshdesk.gui.learn import LearnView
+from lshdesk.gui.resources import help_html
 from lshdesk.gui.state import AppState, Selection
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.params_panel import ParamsPanel
 from lshdesk.gui.widgets.progress_area import ProgressArea, duration
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
+from lshdesk.gui.widgets.signature_grid import SignatureView
 from lshdesk.gui.workers import GeneratorThread
 
 MAX_RECENT = 8
@@ -51,9 +56,17 @@ class MainWindow(QMainWindow):
 
         self.results = ResultsView()
         self.side_by_side = SideBySide()
+        self.signature_view = SignatureView()
+        self.learn = LearnView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.results, "Results")
-        self.tabs.addTab(self.side_by_side, "Side by side")
+        self.views = {  # tab title -> (widget, help page)
+            "Results": (self.results, "results"),
+            "Side by side": (self.side_by_side, "side_by_side"),
+            "Signatures": (self.signature_view, "signatures"),
+            "Learn": (self.learn, "learn"),
+        }
+        for title, (widget, _) in self.views.items():
+            self.tabs.addTab(widget, title)
         self.setCentralWidget(self.tabs)
 
         self.progress = ProgressArea()
@@ -69,50 +82,33 @@ class MainWindow(QMainWindow):
 
     # --- set-up ---------------------------------------------------------------------------------------------------
     def _make_actions(self) -> None:
-        mb = self.menuBar()
-        file_menu = mb.addMenu("&File")
-        self.open_action = QAction("&Open folder…", self, shortcut=QKeySequence.StandardKey.Open)
-        self.open_action.setToolTip("Add a folder to compare (Ctrl+O); you can also drop folders on the window")
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.export_action = QAction("&Export pairs…", self, shortcut=QKeySequence("Ctrl+E"))
-        self.export_action.setToolTip("Save the verified pairs as CSV or JSON (Ctrl+E)")
-        self.export_action.setEnabled(False)
-        file_menu.addAction(self.export_action)
-        file_menu.addSeparator()
-        self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
-        file_menu.addAction(self.quit_action)
-        edit_menu = mb.addMenu("&Edit")
-        self.filter_action = QAction("&Filter results", self, shortcut=QKeySequence.StandardKey.Find)
-        edit_menu.addAction(self.filter_action)
-        scan_menu = mb.addMenu("&Scan")
-        self.scan_action = QAction("&Scan", self, shortcut=QKeySequence("F5"))
-        self.scan_action.setToolTip("Read the folders and find the near-duplicate pairs (F5)")
-        self.cancel_action = QAction("&Cancel", self, shortcut=QKeySequence("Esc"))
-        self.cancel_action.setToolTip("Stop the scan (Esc); the previous results stay")
-        self.cancel_action.setEnabled(False)
-        scan_menu.addAction(self.scan_action)
-        scan_menu.addAction(self.cancel_action)
-        help_menu = mb.addMenu("&Help")
-        self.about_action = QAction("&About lshdesk", self)
-        help_menu.addAction(self.about_action)
-        tb = self.addToolBar("Main")
-        tb.setObjectName("main_toolbar")
-        for a in (self.open_action, self.scan_action, self.cancel_action, self.export_action):
-            tb.addAction(a)
+        self.actions = menus.build(self, list(self.views))
+        self.recent_menu = self.actions.recent
+        self.open_action, self.scan_action = self.actions.open, self.actions.scan
+        self.cancel_action, self.export_action = self.actions.cancel, self.actions.export
         self._fill_recent()
 
     def _connect_signals(self) -> None:
-        self.open_action.triggered.connect(self.choose_folder)
+        a = self.actions
+        a.open.triggered.connect(self.choose_folder)
         self.corpus_panel.addRequested.connect(self.choose_folder)
-        self.export_action.triggered.connect(self.choose_export)
-        self.quit_action.triggered.connect(self.close)
-        self.filter_action.triggered.connect(self._focus_filter)
-        self.scan_action.triggered.connect(self.start_scan)
+        a.export.triggered.connect(self.choose_export)
+        a.report.triggered.connect(self.choose_report)
+        a.save_session.triggered.connect(self.choose_save_session)
+        a.open_session.triggered.connect(self.choose_open_session)
+        a.quit.triggered.connect(self.close)
+        a.filter.triggered.connect(self._focus_filter)
+        a.scan.triggered.connect(self.start_scan)
         self.params_panel.scanRequested.connect(self.start_scan)
-        self.cancel_action.triggered.connect(self.cancel_scan)
+        a.cancel.triggered.connect(self.cancel_scan)
         self.progress.cancelRequested.connect(self.cancel_scan)
-        self.about_action.triggered.connect(self._about)
+        a.toggle_panel.toggled.connect(self.dock.setVisible)
+        self.dock.visibilityChanged.connect(a.toggle_panel.setChecked)
+        for action, (widget, _) in zip(a.view_tabs, self.views.values()):
+            action.triggered.connect(lambda _=False, w=widget: self.tabs.setCurrentWidget(w))
+        a.learn.triggered.connect(lambda: self.tabs.setCurrentWidget(self.learn))
+        a.help.triggered.connect(self.show_help)
+        a.about.triggered.connect(self._about)
         self.params_panel.paramsEdited.connect(self.state.set_params)
         self.state.resultChanged.connect(self._show_result)
         self.state.selectionChanged.connect(self._show_selection)
@@ -263,14 +259,18 @@ class MainWindow(QMainWindow):
             w.cancel()
             w.wait(timeout_ms)
         self._threads = [w for w in self._threads if w.isRunning()]
-        return self.side_by_side.shutdown(timeout_ms) and not self._threads
+        views_ok = all([self.side_by_side.shutdown(timeout_ms), self.learn.shutdown(timeout_ms)])
+        return views_ok and not self._threads
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
         self.names = export.display_paths(result) if result is not None else []
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
-        self.export_action.setEnabled(result is not None)
+        self.signature_view.set_result(result, self.names)
+        self.learn.set_corpus(self._corpus_texts if result is not None and len(result.docs) >= 2 else None)
+        for action in (self.actions.export, self.actions.report, self.actions.save_session):
+            action.setEnabled(result is not None)
         if result is None:
             self.counts.clear()
         else:
@@ -278,7 +278,18 @@ class MainWindow(QMainWindow):
                 f"{len(result.docs):,} documents · {len(result.pairs):,} pairs · {len(result.groups):,} groups"
             )
 
+    def _corpus_texts(self) -> list[tuple[str, str]]:
+        """(name, text) of the scanned documents, for the lessons' 'use my files' (read when asked, not kept)."""
+        r, out = self.state.result, []
+        for name, path in zip(self.names, r.docs.paths if r is not None else []):
+            try:
+                out.append((name, read_text(path, r.params.corpus.max_bytes)))
+            except (OSError, NotText):
+                pass
+        return out
+
     def _show_selection(self, sel: Selection) -> None:
+        self.signature_view.show_docs(sel.docs)
         if sel.pair is not None and self.state.result is not None:
             self.side_by_side.show_pair(self.state.result, self.names, *sel.pair)
 
@@ -287,27 +298,58 @@ class MainWindow(QMainWindow):
         self.results.filter.setFocus()
         self.results.filter.selectAll()
 
+    def _folder(self) -> str:
+        return self.state.folders[0] if self.state.folders else os.path.expanduser("~")
+
     def choose_export(self) -> None:
-        if self.state.result is None:
-            return
-        path, chosen = QFileDialog.getSaveFileName(self, "Export pairs", "pairs.csv", "CSV (*.csv);;JSON (*.json)")
-        if path:
-            self.export_to(path, "json" if path.lower().endswith(".json") or "JSON" in chosen else "csv")
+        if self.state.result is not None and (path := file_actions.choose_export(self, self.state.result, self._folder())):
+            self.progress.finish(f"Exported to {path}")
 
     def export_to(self, path: str, fmt: str) -> None:
-        """Write the pairs as ``lshdesk scan`` prints them: ``fmt`` is 'csv' or 'json'."""
-        result = self.state.result
-        if result is None:
-            return
-        text = export.to_json(result) if fmt == "json" else export.to_csv(result)
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self)
-            box.open()
-            return
-        self.progress.finish(f"Exported {len(result.pairs):,} pairs to {path}")
+        """Write the results as ``lshdesk scan`` prints them: ``fmt`` is 'csv', 'json', 'groups' or 'html'."""
+        if self.state.result is not None and file_actions.export_as(self, self.state.result, path, fmt):
+            self.progress.finish(f"Exported {len(self.state.result.pairs):,} pairs to {path}")
+
+    def choose_report(self) -> None:
+        if self.state.result is not None and (path := file_actions.choose_report(self, self.state.result, self._folder())):
+            self.progress.finish(f"Report written to {path}")
+
+    def choose_save_session(self) -> None:
+        r = self.state.result
+        if r is not None and (path := file_actions.choose_save_session(self, r, self.state.selection.docs, self.state.folders, self._folder())):
+            self.progress.finish(f"Session saved to {path}")
+
+    def choose_open_session(self) -> None:
+        opened = file_actions.choose_open_session(self, self._folder())
+        if opened is not None:
+            self.open_session(*opened)
+
+    def open_session(self, path: str, loaded: tuple[ScanResult, tuple[int, ...], list[str]]) -> None:
+        """Show a loaded session: its folders, parameters, results and selection."""
+        result, selection, folders = loaded
+        self.cancel_scan(quiet=True)
+        self.state.set_folders(folders, {folders[i] for i in result.reference if i < len(folders)})
+        self.params_panel.set_params(result.params)
+        self.state.set_params(result.params)
+        self.state.set_result(result)
+        if selection and max(selection) < len(result.docs):
+            self.state.select(selection)
+        self.progress.finish(f"Opened session {os.path.basename(path)}: {len(result.docs):,} documents.")
+
+    def show_help(self) -> None:
+        """F1: the help page of the current view, in a window that stays open beside the app."""
+        title = self.tabs.tabText(self.tabs.currentIndex()).split(" (")[0]
+        page = next((h for t, (w, h) in self.views.items() if w is self.tabs.currentWidget()), "results")
+        dialog = QDialog(self)
+        dialog.setWindowTitle(f"Help: {title}")
+        browser = QTextBrowser()
+        browser.setOpenExternalLinks(True)
+        browser.setHtml(help_html(page))
+        QVBoxLayout(dialog).addWidget(browser)
+        dialog.resize(560, 440)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog = dialog
+        dialog.show()
 
     def _about(self) -> None:
         QMessageBox.about(

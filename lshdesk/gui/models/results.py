@@ -61,7 +61,7 @@ class DocumentsModel(ArrayTableModel):
         n, m = len(names), len(skipped)
         self._n_docs = n
         status = ["document"] * n + ["skipped"] * m
-        path = list(names) + [export._skipped_name(result, s.path) for s in skipped]  # named as documents are
+        path = list(names) + [export.skipped_name(result, s.path) for s in skipped]  # named as documents are
         note = [""] * n + [s.reason for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
         self.set_columns(

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 from lshdesk.core.pipeline import Progress
 
 STAGE_WORDS = {
+    "connecting": "Connecting to the cluster",
     "listing": "Listing files",
     "reading": "Reading and hashing",
     "banding": "Banding and verifying",

@@ -1,0 +1,88 @@
+"""File > Export, Export HTML report, Save and Open session: the dialogs, and the writing done in one place."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from lshdesk.core import export
+from lshdesk.core.pipeline import ScanResult
+from lshdesk.core.report import to_html
+from lshdesk.core.session import SessionError, load_session, save_session
+
+EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
+    "Pairs as CSV (*.csv)": ("csv", export.to_csv),
+    "Pairs, groups and skipped files as JSON (*.json)": ("json", export.to_json),
+    "Groups as CSV (*.csv)": ("csv", export.to_groups_csv),
+}
+SESSION_FILTER = "lshdesk session (*.lshdesk)"
+
+
+def _warn(parent: QWidget, title: str, text: str) -> None:
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=parent)
+    box.open()  # not exec(): never block the event loop
+
+
+def write_text(parent: QWidget, path: str, text: str) -> bool:
+    """Write a file; on failure say why in a non-blocking dialog and return False."""
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as e:
+        _warn(parent, "Export failed", f"Cannot write {path}: {e.strerror or e}")
+        return False
+    return True
+
+
+def export_as(parent: QWidget, result: ScanResult, path: str, kind: str) -> bool:
+    """Write ``result`` in one of the EXPORTS kinds (the key of the dict, or 'csv' / 'json' / 'groups' / 'html')."""
+    short = {"csv": export.to_csv, "json": export.to_json, "groups": export.to_groups_csv, "html": to_html}
+    make = short.get(kind) or EXPORTS[kind][1]
+    return write_text(parent, path, make(result))
+
+
+def choose_export(parent: QWidget, result: ScanResult, folder: str) -> str | None:
+    """Ask where and as what, then write; the path written or None."""
+    path, chosen = QFileDialog.getSaveFileName(parent, "Export results", os.path.join(folder, "pairs.csv"), ";;".join(EXPORTS))
+    if not path:
+        return None
+    ext, _ = EXPORTS.get(chosen, ("csv", export.to_csv))
+    if path.lower().endswith(".json") and chosen not in EXPORTS:
+        chosen = next(k for k, v in EXPORTS.items() if v[0] == "json")
+    if not os.path.splitext(path)[1]:
+        path += "." + ext
+    return path if export_as(parent, result, path, chosen if chosen in EXPORTS else "csv") else None
+
+
+def choose_report(parent: QWidget, result: ScanResult, folder: str) -> str | None:
+    path, _ = QFileDialog.getSaveFileName(parent, "Export HTML report", os.path.join(folder, "report.html"), "HTML (*.html)")
+    if not path:
+        return None
+    return path if export_as(parent, result, path, "html") else None
+
+
+def choose_save_session(parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str) -> str | None:
+    path, _ = QFileDialog.getSaveFileName(parent, "Save session", os.path.join(folder, "scan.lshdesk"), SESSION_FILTER)
+    if not path:
+        return None
+    if not path.endswith(".lshdesk"):
+        path += ".lshdesk"
+    try:
+        save_session(path, result, selection, folders)
+    except OSError as e:
+        _warn(parent, "Save failed", f"Cannot write {path}: {e.strerror or e}")
+        return None
+    return path
+
+
+def choose_open_session(parent: QWidget, folder: str) -> tuple[str, tuple[ScanResult, tuple[int, ...], list[str]]] | None:
+    path, _ = QFileDialog.getOpenFileName(parent, "Open session", folder, SESSION_FILTER + ";;All files (*)")
+    if not path:
+        return None
+    try:
+        return path, load_session(path)
+    except SessionError as e:
+        _warn(parent, "Cannot open session", str(e))
+        return None
