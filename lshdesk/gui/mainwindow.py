@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, w=widget: self.tabs.setCurrentWidget(w))
         a.learn.triggered.connect(lambda: self.tabs.setCurrentWidget(self.learn))
         a.help.triggered.connect(self.show_help)
+        self.tabs.currentChanged.connect(self._tab_changed)
         a.about.triggered.connect(self._about)
         self.params_panel.paramsEdited.connect(self.state.set_params)
         self.state.resultChanged.connect(self._show_result)
@@ -335,6 +336,16 @@ class MainWindow(QMainWindow):
         if selection and max(selection) < len(result.docs):
             self.state.select(selection)
         self.progress.finish(f"Opened session {os.path.basename(path)}: {len(result.docs):,} documents.")
+
+    def _tab_changed(self) -> None:
+        """The lessons need the whole width: the corpus panel steps aside on Learn and comes back after."""
+        on_learn = self.tabs.currentWidget() is self.learn
+        if on_learn and self.dock.isVisible():
+            self._dock_hidden_for_learn = True
+            self.dock.hide()
+        elif not on_learn and getattr(self, "_dock_hidden_for_learn", False):
+            self._dock_hidden_for_learn = False
+            self.dock.show()
 
     def show_help(self) -> None:
         """F1: the help page of the current view, in a window that stays open beside the app."""
