@@ -1,0 +1,84 @@
+"""The window's File and Help features: sessions, the HTML report and groups export, F1 help, the Learn layout."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from gui_helpers import scan_and_wait, set_test_params
+from PySide6.QtWidgets import QFileDialog, QTextBrowser
+
+from lshdesk.core import export
+from lshdesk.core.session import load_session
+from lshdesk.gui import file_actions
+
+
+def _scanned(qtbot, window, corpus_dir):
+    root, _ = corpus_dir
+    set_test_params(window)
+    window.open_folders([str(root)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    assert window.state.result is not None and len(window.state.result.pairs) > 0
+    return window.state.result
+
+
+def test_save_and_open_a_session_restores_results_and_selection(qtbot, window, corpus_dir, tmp_path, monkeypatch):
+    result = _scanned(qtbot, window, corpus_dir)
+    pair = (int(result.pairs.left[0]), int(result.pairs.right[0]))
+    window.state.select(pair)
+    path = tmp_path / "mine.lshdesk"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path)[: -len(".lshdesk")], ""))
+    window.actions.save_session.trigger()
+    assert path.is_file()
+    assert load_session(path)[1] == pair
+    window.state.set_result(None)
+    assert window.results.pairs_model.rowCount() == 0
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.actions.open_session.trigger()
+    back = window.state.result
+    assert back is not None and export.to_json(back) == export.to_json(result)
+    assert window.state.selection.docs == pair
+    assert window.results.pairs_model.rowCount() == len(result.pairs)
+    assert window.params_panel.params() == result.params
+
+
+def test_a_damaged_session_is_refused_without_losing_the_results(qtbot, window, corpus_dir, tmp_path, monkeypatch):
+    result = _scanned(qtbot, window, corpus_dir)
+    bad = tmp_path / "bad.lshdesk"
+    bad.write_bytes(b"garbage")
+    warnings = []
+    monkeypatch.setattr(file_actions, "_warn", lambda parent, title, text: warnings.append(text))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    window.actions.open_session.trigger()
+    assert warnings and "damaged" in warnings[0]
+    assert window.state.result is result
+
+
+def test_report_and_groups_exports_write_what_the_core_writes(qtbot, window, corpus_dir, tmp_path):
+    result = _scanned(qtbot, window, corpus_dir)
+    window.export_to(str(tmp_path / "r.html"), "html")
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>") and "<svg" in page
+    names = window.names
+    assert all(names[i] in page for i in result.pairs.left.tolist())
+    window.export_to(str(tmp_path / "g.csv"), "groups")
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "g.csv").read_text(encoding="utf-8"))))
+    assert len(rows) == sum(len(g) for g in result.groups)
+    assert {r["path"] for r in rows} == {names[i] for g in result.groups for i in g.tolist()}
+
+
+def test_f1_opens_the_help_of_the_current_view(qtbot, window):
+    window.tabs.setCurrentWidget(window.signature_view)
+    window.actions.help.trigger()
+    dialog = window.help_dialog
+    assert dialog.isVisible() and "Signatures" in dialog.windowTitle()
+    assert "slot" in dialog.findChild(QTextBrowser).toPlainText()
+    dialog.close()
+
+
+def test_the_learn_tab_takes_the_whole_width_and_gives_it_back(qtbot, window):
+    assert window.dock.isVisible()
+    window.actions.learn.trigger()
+    assert window.tabs.currentWidget() is window.learn and not window.dock.isVisible()
+    window.actions.view_tabs[0].trigger()
+    assert window.tabs.currentWidget() is window.results and window.dock.isVisible()
