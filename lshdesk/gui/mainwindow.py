@@ -21,6 +21,7 @@ from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.params_panel import ParamsPanel
 from lshdesk.gui.widgets.progress_area import ProgressArea, duration
 from lshdesk.gui.widgets.results_view import ResultsView
+from lshdesk.gui.widgets.scurve_view import ScurveView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.signature_grid import SignatureView
 from lshdesk.gui.workers import GeneratorThread
@@ -57,12 +58,14 @@ class MainWindow(QMainWindow):
         self.results = ResultsView()
         self.side_by_side = SideBySide()
         self.signature_view = SignatureView()
+        self.scurve_view = ScurveView()
         self.learn = LearnView()
         self.tabs = QTabWidget()
         self.views = {  # tab title -> (widget, help page)
             "Results": (self.results, "results"),
             "Side by side": (self.side_by_side, "side_by_side"),
             "Signatures": (self.signature_view, "signatures"),
+            "S-curve": (self.scurve_view, "scurve"),
             "Learn": (self.learn, "learn"),
         }
         for title, (widget, _) in self.views.items():
@@ -114,6 +117,7 @@ class MainWindow(QMainWindow):
         self.state.resultChanged.connect(self._show_result)
         self.state.selectionChanged.connect(self._show_selection)
         self.results.docsSelected.connect(self.state.select)
+        self.scurve_view.pairSelected.connect(lambda a, b: self.state.select((a, b)))
         self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
 
     def _restore_layout(self) -> None:
@@ -260,7 +264,8 @@ class MainWindow(QMainWindow):
             w.cancel()
             w.wait(timeout_ms)
         self._threads = [w for w in self._threads if w.isRunning()]
-        views_ok = all([self.side_by_side.shutdown(timeout_ms), self.learn.shutdown(timeout_ms)])
+        views = (self.side_by_side, self.learn, self.scurve_view)
+        views_ok = all([v.shutdown(timeout_ms) for v in views])
         return views_ok and not self._threads
 
     # --- showing results --------------------------------------------------------------------------------------------
@@ -269,6 +274,7 @@ class MainWindow(QMainWindow):
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
         self.signature_view.set_result(result, self.names)
+        self.scurve_view.set_result(result, self.names)
         self.learn.set_corpus(self._corpus_texts if result is not None and len(result.docs) >= 2 else None)
         for action in (self.actions.export, self.actions.report, self.actions.save_session):
             action.setEnabled(result is not None)

@@ -113,3 +113,6 @@ def warm_up() -> None:
         for i, text in enumerate(("Warm up the kernels before the first scan.", "Warm up the kernels before a scan.")):
             Path(tmp, f"{i}.txt").write_text(text, encoding="utf-8")
         run(scan([tmp], ScanParams(threshold=0.5)))
+    from lshdesk.core.explore_kernels import warm
+
+    warm()  # the S-curve explorer's kernels, so its first request does not pause the GUI

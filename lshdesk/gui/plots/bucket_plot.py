@@ -1,0 +1,62 @@
+"""Histogram of band-bucket sizes: how many buckets hold 2, 3, 4-5, ... documents (counts on a log scale)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pyqtgraph as pg
+
+
+def size_bins(max_size: int) -> npt.NDArray[np.int64]:
+    """Bin edges 2, 3, 4, 6, 8, 12, 16, ... (each bin [edge, next)), covering ``max_size``."""
+    edges = [2, 3, 4]
+    while edges[-1] <= max_size:
+        e = edges[-1]
+        edges.append(e + e // 2 if e & (e - 1) == 0 else 2 * (e - e // 3))
+    return np.array(edges, dtype=np.int64)
+
+
+def _label(lo: int, hi: int) -> str:
+    return str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
+
+
+class BucketPlot(pg.PlotWidget):
+    """Bars of bucket counts per size bin; the height is log10(count) + 1 so single buckets still show."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, background="w")
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.setMouseEnabled(x=False, y=False)
+        pi.setLabel("bottom", "Documents in the bucket")
+        pi.setLabel("left", "Buckets")
+        for ax in ("bottom", "left"):
+            pi.getAxis(ax).setTextPen("#222")
+            pi.getAxis(ax).setPen("#555")
+            pi.getAxis(ax).enableAutoSIPrefix(False)
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#0072B2", pen=pg.mkPen("#003f66"))
+        pi.addItem(self.bars)
+        self.counts = np.zeros(0, dtype=np.int64)
+
+    def set_sizes(self, sizes: npt.NDArray[np.int64]) -> None:
+        """Show the sizes of all buckets of two or more documents (over all bands)."""
+        pi = self.getPlotItem()
+        if len(sizes) == 0:
+            self.counts = np.zeros(0, dtype=np.int64)
+            self.bars.setOpts(x=[], height=[])
+            pi.setTitle("No bucket holds two documents", color="#222", size="9pt")
+            return
+        edges = size_bins(int(sizes.max()))
+        counts = np.histogram(sizes, bins=edges)[0]
+        keep = np.flatnonzero(counts)
+        keep = np.arange(0, keep.max() + 1)  # no gaps in the axis up to the largest
+        self.counts = counts[keep]
+        heights = np.where(self.counts > 0, np.log10(np.maximum(self.counts, 1)) + 1, 0)
+        self.bars.setOpts(x=np.arange(len(keep)), height=heights)
+        pi.getAxis("bottom").setTicks([[(i, _label(int(edges[k]), int(edges[k + 1]))) for i, k in enumerate(keep)]])
+        top = int(np.ceil(heights.max()))
+        pi.getAxis("left").setTicks([[(h, f"{10 ** (h - 1):,}") for h in range(1, top + 1)]])
+        pi.setRange(xRange=(-0.6, len(keep) - 0.4), yRange=(0, max(top, 1) + 0.1), padding=0)
+        pi.setTitle(f"{len(sizes):,} buckets of 2+ documents, the largest holds {int(sizes.max()):,}",
+                    color="#222", size="9pt")

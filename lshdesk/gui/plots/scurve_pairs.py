@@ -1,0 +1,54 @@
+"""What the S-curve plot draws for a scheme: its candidates and the other known pairs, capped in number (Qt-free)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.explore import Figures
+from lshdesk.core.explore_exact import ExactReference
+
+KIND_CAUGHT, KIND_MISSED, KIND_OTHER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class PlotPairs:
+    """Pairs to draw: document indices, exact similarity, kind (caught, missed above t, other), bands collided."""
+
+    left: npt.NDArray[np.int64]
+    right: npt.NDArray[np.int64]
+    jaccard: npt.NDArray[np.float64]
+    kind: npt.NDArray[np.int8]  # KIND_CAUGHT, KIND_MISSED (J >= t, not a candidate) or KIND_OTHER
+    bands: npt.NDArray[np.int64]
+
+
+def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_points: int = 20_000) -> PlotPairs:
+    """The pairs to draw for figures ``f``: its candidates and the reference's other pairs, at most ``max_points``
+    (every missed pair first, then a fixed random share of the rest)."""
+    if f is None:
+        return PlotPairs(*(np.zeros(0, d) for d in (np.int64, np.int64, np.float64, np.int8, np.int64)))
+    left, right, jac = [f.left], [f.right], [f.jaccard]
+    kind, bands = [np.full(len(f.left), KIND_CAUGHT, np.int8)], [f.bands]
+    if ref is not None:
+        n = max(ref.n_docs, 1)
+        codes, oj = ref.codes[f.others], ref.jaccard[f.others]
+        left.append(codes // n)
+        right.append(codes % n)
+        jac.append(oj)
+        kind.append(np.where(oj >= t - 1e-12, KIND_MISSED, KIND_OTHER).astype(np.int8))
+        bands.append(np.zeros(len(codes), np.int64))
+    p = PlotPairs(*(np.concatenate(x) for x in (left, right, jac, kind, bands)))
+    if len(p.left) > max_points:
+        missed = np.flatnonzero(p.kind == KIND_MISSED)[:max_points]
+        rest = np.flatnonzero(p.kind != KIND_MISSED)
+        pick = np.random.default_rng(0).choice(rest, max(0, max_points - len(missed)), replace=False)
+        keep = np.sort(np.concatenate([missed, pick]))
+        p = PlotPairs(p.left[keep], p.right[keep], p.jaccard[keep], p.kind[keep], p.bands[keep])
+    return p
+
+
+def jitter(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """A fixed offset in [0, 1) per pair (golden-ratio hashing), so points do not jump between updates."""
+    return (left * 0.6180339887 + right * 0.7548776662) % 1.0

@@ -1,0 +1,229 @@
+"""The S-curve plot: P(J) for a scheme and up to two others, FP/FN areas, the threshold line, and the real pairs.
+
+Caught pairs are drawn above y = 1 and pairs that are not candidates below y = 0, each at its exact similarity
+(with a small fixed jitter), so the curve between them reads as "the chance of moving up". Colours are the
+Okabe-Ito palette, and every kind of point also has its own symbol.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+
+from lshdesk.core.explore import RateBins
+from lshdesk.core.params import Banding
+from lshdesk.core.scurve import probability, threshold as curve_threshold
+from lshdesk.gui.plots.export import export_item
+from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, jitter
+
+X = np.linspace(0.0, 1.0, 401)
+CURVE = "#0072B2"
+COMPARE = ("#CC79A7", "#6F6F6F")
+FP, FN = QColor(230, 159, 0, 80), QColor(86, 180, 233, 90)
+CAUGHT, MISSED, OTHER = "#009E73", "#D55E00", "#9A9A9A"
+RUG = 0.09  # height of the bands of points above 1 and below 0
+
+
+class ScurvePlot(pg.GraphicsLayoutWidget):
+    """The plot with its legend below it; emits ``thresholdMoved`` while the line is dragged, ``thresholdReleased``
+    at the end, and ``pairClicked`` with a drawn pair's documents."""
+
+    thresholdMoved = Signal(float)
+    thresholdReleased = Signal(float)
+    pairClicked = Signal(int, int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setBackground("w")
+        self.names: list[str] = []
+        self.pairs = PlotPairs(*(np.zeros(0, t) for t in (np.int64, np.int64, np.float64, np.int8, np.int64)))
+        self.banding = Banding(1, 1)
+        self.t = 0.5
+        self._quiet = False
+        pi = self.plot_item = self.addPlot(row=0, col=0)
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.showGrid(x=True, y=True, alpha=0.15)
+        pi.setLabel("bottom", "Exact Jaccard similarity J of a pair")
+        pi.setLabel("left", "Candidate probability")
+        for ax in ("bottom", "left"):
+            pi.getAxis(ax).setTextPen("#222")
+            pi.getAxis(ax).setPen("#555")
+            pi.getAxis(ax).enableAutoSIPrefix(False)
+        ticks = [(v, f"{v:g}") for v in np.round(np.arange(0, 1.01, 0.2), 1)]
+        pi.getAxis("left").setTicks([ticks + [(1 + RUG / 2 + 0.02, "caught"), (-RUG / 2 - 0.02, "not caught")], []])
+        pi.setRange(xRange=(-0.01, 1.01), yRange=(-RUG - 0.04, 1 + RUG + 0.04), padding=0)
+        pi.setMouseEnabled(x=False, y=False)
+        self.legend = pg.LegendItem(colCount=3, labelTextSize="8pt", labelTextColor="#222", horSpacing=14)
+        self.addItem(self.legend, row=1, col=0)
+
+        clear = pg.mkPen(0, 0, 0, 0)
+        self.fp_top, self.fp_base, self.fn_curve, self.fn_top = (pg.PlotCurveItem(pen=clear) for _ in range(4))
+        self.fp_fill = pg.FillBetweenItem(self.fp_top, self.fp_base, brush=FP)
+        self.fn_fill = pg.FillBetweenItem(self.fn_curve, self.fn_top, brush=FN)
+        for item in (self.fp_fill, self.fn_fill):
+            pi.addItem(item)
+        self.compare = [pg.PlotDataItem(pen=pg.mkPen(c, width=2, style=s)) for c, s in
+                        zip(COMPARE, (Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine))]
+        for c in self.compare:
+            pi.addItem(c)
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE, width=3), antialias=True)
+        pi.addItem(self.curve)
+        self.star = pg.ScatterPlotItem(symbol="star", size=16, pen=pg.mkPen("#003f66"), brush=pg.mkBrush(CURVE))
+        pi.addItem(self.star)
+        self.errors = pg.ErrorBarItem(pen=pg.mkPen("#000", width=1.2), beam=0.008)
+        pi.addItem(self.errors)
+        self.rates = pg.ScatterPlotItem(symbol="s", size=7, pen=pg.mkPen("#000"), brush=pg.mkBrush("#fff"))
+        pi.addItem(self.rates)
+        hover = {"hoverable": True, "tip": self._tip, "hoverSize": 13, "hoverPen": pg.mkPen("#000", width=2)}
+        self.scatter = {
+            KIND_OTHER: pg.ScatterPlotItem(symbol="t1", size=6, pen=pg.mkPen(OTHER), brush=pg.mkBrush(OTHER), **hover),
+            KIND_CAUGHT: pg.ScatterPlotItem(symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT),
+                                            **hover),
+            KIND_MISSED: pg.ScatterPlotItem(symbol="x", size=11, pen=pg.mkPen(MISSED), brush=pg.mkBrush(MISSED),
+                                            **hover),
+        }
+        for s in self.scatter.values():
+            s.sigClicked.connect(self._clicked)
+            pi.addItem(s)
+        self.line = pg.InfiniteLine(0.5, angle=90, movable=True, bounds=(0.05, 1.0), pen=pg.mkPen("#222", width=2),
+                                    hoverPen=pg.mkPen("#D55E00", width=3), label="threshold {value:.2f}",
+                                    labelOpts={"position": 0.55, "color": "#222", "fill": (255, 255, 255, 220)})
+        self.line.setZValue(20)
+        pi.addItem(self.line)
+        self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
+        self.line.sigPositionChangeFinished.connect(lambda: self._line_moved(True))
+        self._build_legend()
+
+    def _build_legend(self) -> None:
+        fp_proxy = pg.PlotDataItem(pen=pg.mkPen(FP.darker(150)), fillLevel=0, fillBrush=FP)
+        fn_proxy = pg.PlotDataItem(pen=pg.mkPen(FN.darker(150)), fillLevel=0, fillBrush=FN)
+        fp_proxy.visibleChanged.connect(lambda: self.fp_fill.setVisible(fp_proxy.isVisible()))
+        fn_proxy.visibleChanged.connect(lambda: self.fn_fill.setVisible(fn_proxy.isVisible()))
+        self._proxies = (fp_proxy, fn_proxy)
+        self.legend.addItem(self.curve, "P(J), this scheme")
+        self.legend.addItem(self.star, "its threshold (1/b)^(1/r)")
+        self.legend.addItem(fp_proxy, "false-positive area")
+        self.legend.addItem(fn_proxy, "false-negative area")
+        self.legend.addItem(self.scatter[KIND_CAUGHT], "candidate pair (caught)")
+        self.legend.addItem(self.scatter[KIND_MISSED], "missed pair (J ≥ threshold)")
+        self.legend.addItem(self.scatter[KIND_OTHER], "not a candidate, J &lt; threshold")
+        self.legend.addItem(self.rates, "measured rate per bin (95% CI)")
+
+    def resizeEvent(self, event) -> None:
+        """As many legend columns as fit, so the legend never widens the plot past the view."""
+        cols = 3 if self.width() >= 760 else 2 if self.width() >= 430 else 1
+        legend = getattr(self, "legend", None)  # pyqtgraph resizes once before __init__ has made it
+        if legend is not None and cols != legend.columnCount:
+            self.legend.setColumnCount(cols)
+        super().resizeEvent(event)
+
+    # --- what is shown ------------------------------------------------------------------------------------------------
+    def set_names(self, names: list[str]) -> None:
+        self.names = names
+
+    def set_scheme(self, banding: Banding, comparisons: list[tuple[str, Banding]] = ()) -> None:
+        """Draw the curve of ``banding`` and up to two comparison schemes (name, scheme)."""
+        self.banding = banding
+        b, r = banding.bands, banding.rows
+        self.curve.setData(X, probability(X, b, r))
+        ct = curve_threshold(b, r)
+        self.star.setData([ct], [float(probability(ct, b, r))])
+        for i, item in enumerate(self.compare):
+            if i < len(comparisons):
+                name, s = comparisons[i]
+                item.setData(X, probability(X, s.bands, s.rows))
+                self._legend_entry(item, f"{name} {s}")
+                item.show()
+            else:
+                item.setData([], [])
+                self.legend.removeItem(item)
+                item.hide()
+        self.legend.getLabel(self.curve).setText(f"P(J), {b} bands x {r} rows")
+        title = f"S-curve of {b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"
+        self.plot_item.setTitle(title, color="#222", size="10pt")
+        self._shade()
+
+    def _legend_entry(self, item, name: str) -> None:
+        label = self.legend.getLabel(item)
+        if label is None:
+            self.legend.addItem(item, name)
+        else:
+            label.setText(name)
+
+    def set_threshold(self, t: float) -> None:
+        """Move the threshold line (no signal: the caller knows)."""
+        self.t = float(t)
+        self._quiet = True
+        self.line.setValue(self.t)
+        self._quiet = False
+        self._shade()
+
+    def threshold_bounds(self, lo: float) -> None:
+        """The lowest threshold the line can be dragged to (no signal: the line may be nudged to fit)."""
+        self._quiet = True
+        self.line.setBounds((lo, 1.0))
+        self._quiet = False
+        self.t = float(self.line.value())
+
+    def _shade(self) -> None:
+        b, r, t = self.banding.bands, self.banding.rows, self.t
+        left = np.append(X[X < t], t)
+        right = np.insert(X[X > t], 0, t)
+        self.fp_top.setData(left, probability(left, b, r))
+        self.fp_base.setData(left, np.zeros(len(left)))
+        self.fn_curve.setData(right, probability(right, b, r))
+        self.fn_top.setData(right, np.ones(len(right)))
+
+    def set_pairs(self, pairs: PlotPairs) -> None:
+        """Draw the pairs: caught above 1, the others below 0, at their exact similarity."""
+        self.pairs = pairs
+        jit = jitter(pairs.left, pairs.right)
+        for kind, item in self.scatter.items():
+            idx = np.flatnonzero(pairs.kind == kind)
+            y = (1.02 + RUG * jit[idx]) if kind == KIND_CAUGHT else (-0.02 - RUG * jit[idx])
+            item.setData(x=pairs.jaccard[idx], y=y, data=idx)
+
+    def set_bins(self, bins: RateBins | None) -> None:
+        if bins is None:
+            self.rates.setData([], [])
+            self.errors.setData(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0))
+            return
+        ok = np.flatnonzero(bins.pairs > 0)
+        x = 0.5 * (bins.edges[:-1] + bins.edges[1:])[ok]
+        y = bins.rate[ok]
+        self.rates.setData(x, y)
+        self.errors.setData(x=x, y=y, top=bins.high[ok] - y, bottom=y - bins.low[ok])
+
+    # --- interaction ----------------------------------------------------------------------------------------------------
+    def pair_text(self, i: int) -> str:
+        p = self.pairs
+        a, b = int(p.left[i]), int(p.right[i])
+        names = (self.names[a], self.names[b]) if b < len(self.names) else (f"#{a}", f"#{b}")
+        what = {KIND_CAUGHT: f"candidate (collided in {int(p.bands[i])} bands)", KIND_MISSED: "missed (not a candidate)",
+                KIND_OTHER: "not a candidate"}[int(p.kind[i])]
+        return f"{names[0]}\n{names[1]}\nsimilarity {p.jaccard[i]:.3f} · {what}"
+
+    def _tip(self, x: float, y: float, data) -> str:
+        return self.pair_text(int(data))
+
+    def _clicked(self, item, points, ev) -> None:
+        if len(points):
+            self.select_point(int(points[0].data()))
+
+    def select_point(self, i: int) -> None:
+        """The user picked drawn pair ``i``: announce its two documents."""
+        self.pairClicked.emit(int(self.pairs.left[i]), int(self.pairs.right[i]))
+
+    def _line_moved(self, finished: bool) -> None:
+        if self._quiet:
+            return
+        self.t = float(self.line.value())
+        self._shade()
+        (self.thresholdReleased if finished else self.thresholdMoved).emit(self.t)
+
+    def export(self, path: str, scale: float = 2.0) -> None:
+        """Save the plot and its legend as SVG or as PNG (``scale`` x the on-screen size), by the file's extension."""
+        export_item(self, self.ci, path, scale, "S-curve", f"lshdesk: S-curve of {self.banding} at threshold {self.t:.2f}")
