@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         a.open_session.triggered.connect(self.choose_open_session)
         a.quit.triggered.connect(self.close)
         a.filter.triggered.connect(self._focus_filter)
+        a.settings.triggered.connect(self.show_settings)
         a.scan.triggered.connect(self.start_scan)
         self.params_panel.scanRequested.connect(self.start_scan)
         a.cancel.triggered.connect(self.cancel_scan)
@@ -195,7 +196,7 @@ class MainWindow(QMainWindow):
         self.cancel_scan(quiet=True)
         self._request += 1
         folders, reference = list(self.state.folders), self.state.reference_indices()
-        worker = GeneratorThread(self._request, lambda cancel: scan(folders, params, cancel, reference), self)
+        worker = GeneratorThread(self._request, self._scan_maker(folders, params, reference), self)
         worker.progress.connect(self._on_progress)
         worker.succeeded.connect(self._on_done)
         worker.failed.connect(self._on_failed)
@@ -206,6 +207,17 @@ class MainWindow(QMainWindow):
         self.progress.start("Starting scan…")
         self.cancel_action.setEnabled(True)
         worker.start()
+
+    def _scan_maker(self, folders: list[str], params, reference: list[int]):
+        """The scan generator for the engine chosen in Settings: this machine, or a Dask cluster."""
+        from lshdesk.gui.settings_dialog import engine_settings
+
+        kind, address = engine_settings(self.settings)
+        if kind == "dask":
+            from lshdesk.distributed import scan as dask_scan
+
+            return lambda cancel: dask_scan(folders, params, cancel, reference, address=address or None)
+        return lambda cancel: scan(folders, params, cancel, reference)
 
     def cancel_scan(self, quiet: bool = False) -> None:
         """Stop the running scan (if any); its answer is dropped and the previous results stay."""
@@ -352,6 +364,14 @@ class MainWindow(QMainWindow):
         elif not on_learn and getattr(self, "_dock_hidden_for_learn", False):
             self._dock_hidden_for_learn = False
             self.dock.show()
+
+    def show_settings(self) -> None:
+        from lshdesk.gui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.settings_dialog = dialog
+        dialog.open()
 
     def show_help(self) -> None:
         """F1: the help page of the current view, in a window that stays open beside the app."""

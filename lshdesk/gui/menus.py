@@ -22,6 +22,7 @@ class Actions:
     report: QAction
     quit: QAction
     filter: QAction
+    settings: QAction
     scan: QAction
     cancel: QAction
     toggle_panel: QAction
@@ -55,6 +56,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
         report=_action(window, "Export HTML &report…", "Ctrl+Shift+E", "Save a self-contained HTML report of the results"),
         quit=_action(window, "&Quit", K.Quit),
         filter=_action(window, "&Filter results", K.Find, "Filter pairs and documents by name (Ctrl+F)"),
+        settings=_action(window, "S&ettings…", K.Preferences, "Compute engine and signature cache"),
         scan=_action(window, "&Scan", "F5", "Read the folders and find the near-duplicate pairs (F5)", "scan"),
         cancel=_action(window, "&Cancel scan", "Esc", "Stop the scan (Esc); the previous results stay", "cancel"),
         toggle_panel=_action(window, "Corpus and &parameters panel", "Ctrl+P"),
@@ -80,7 +82,10 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     file_menu.addActions([a.export, a.report])
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
-    mb.addMenu("&Edit").addAction(a.filter)
+    edit_menu = mb.addMenu("&Edit")
+    edit_menu.addActions([a.filter, a.settings])
+    if a.settings.shortcut().isEmpty():
+        a.settings.setShortcut(QKeySequence("Ctrl+,"))
     view_menu = mb.addMenu("&View")
     view_menu.addAction(a.toggle_panel)
     view_menu.addSeparator()
