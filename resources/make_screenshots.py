@@ -47,6 +47,7 @@ def main(out: Path) -> None:
         print("wrote", out / f"{name}.png")
 
     shot("results")
+    w.tour.hide()
     names = w.names
     pair = tuple(sorted((names.index(PAIR[0]), names.index(PAIR[1]))))
     w.state.select(pair)

@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from lshdesk import __version__
 from lshdesk.core import export
@@ -23,6 +23,7 @@ from lshdesk.gui.widgets.progress_area import ProgressArea, duration
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.scurve_view import ScurveView
 from lshdesk.gui.widgets.side_by_side import SideBySide
+from lshdesk.gui.widgets.tour import Tour
 from lshdesk.gui.widgets.signature_grid import SignatureView
 from lshdesk.gui.workers import GeneratorThread
 
@@ -70,7 +71,14 @@ class MainWindow(QMainWindow):
         }
         for title, (widget, _) in self.views.items():
             self.tabs.addTab(widget, title)
-        self.setCentralWidget(self.tabs)
+        self.tour = Tour()
+        self.tour.setVisible(str(self.settings.value("tour/done", "false")) != "true")
+        central = QWidget()
+        central_lay = QVBoxLayout(central)
+        central_lay.setContentsMargins(0, 4, 0, 0)
+        central_lay.addWidget(self.tour)
+        central_lay.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
 
         self.progress = ProgressArea()
         self.counts = QLabel()
@@ -112,6 +120,9 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, w=widget: self.tabs.setCurrentWidget(w))
         a.learn.triggered.connect(lambda: self.tabs.setCurrentWidget(self.learn))
         a.help.triggered.connect(self.show_help)
+        a.tour.triggered.connect(self.tour.show)
+        self.tour.chosen.connect(self._tour_chosen)
+        self.tour.dismissed.connect(lambda: self.settings.setValue("tour/done", "true"))
         self.tabs.currentChanged.connect(self._tab_changed)
         a.about.triggered.connect(self._about)
         self.params_panel.paramsEdited.connect(self.state.set_params)
@@ -364,6 +375,12 @@ class MainWindow(QMainWindow):
         elif not on_learn and getattr(self, "_dock_hidden_for_learn", False):
             self._dock_hidden_for_learn = False
             self.dock.show()
+
+    def _tour_chosen(self, key: str) -> None:
+        if key == "open":
+            self.choose_folder()
+        else:
+            self.tabs.setCurrentWidget(self.learn if key == "learn" else self.scurve_view)
 
     def show_settings(self) -> None:
         from lshdesk.gui.settings_dialog import SettingsDialog

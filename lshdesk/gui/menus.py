@@ -29,6 +29,7 @@ class Actions:
     view_tabs: list[QAction]
     learn: QAction
     help: QAction
+    tour: QAction
     about: QAction
 
 
@@ -63,6 +64,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
         view_tabs=[_action(window, f"&{t}", f"Ctrl+{i + 1}") for i, t in enumerate(tab_titles)],
         learn=_action(window, "&Lessons and experiments", "Ctrl+L", "Learn how MinHash and LSH work, step by step"),
         help=_action(window, "&Help for this view", K.HelpContents, "What this view shows (F1)"),
+        tour=_action(window, "&Tour", None, "Show the welcome tour of the three uses again"),
         about=_action(window, "&About lshdesk"),
     )
     if a.help.shortcut().isEmpty():
@@ -94,7 +96,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     scan_menu.addActions([a.scan, a.cancel])
     mb.addMenu("&Learn").addAction(a.learn)
     help_menu = mb.addMenu("&Help")
-    help_menu.addActions([a.help, a.about])
+    help_menu.addActions([a.help, a.tour, a.about])
     tb = window.addToolBar("Main")
     tb.setObjectName("main_toolbar")
     tb.addActions([a.open, a.scan, a.cancel, a.export])

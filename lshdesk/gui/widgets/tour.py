@@ -1,0 +1,51 @@
+"""The first-run tour: a dismissible band above the views naming the three uses, each one click away."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+STEPS = [
+    ("Compare folders", "Open your folders (Ctrl+O or drop them here) and press Scan (F5): near-duplicate pairs "
+     "and groups appear in Results; select one to read it side by side.", "open"),
+    ("Learn", "Five short lessons show how MinHash signatures estimate similarity and how banding finds the "
+     "candidate pairs, with live examples.", "learn"),
+    ("Explore banding", "The S-curve tab puts this corpus's real pairs on the banding curve: move bands and rows "
+     "and watch recall and precision change.", "scurve"),
+]
+
+
+class Tour(QFrame):
+    """Emits ``chosen`` with 'open', 'learn' or 'scurve', and ``dismissed`` when closed for good."""
+
+    chosen = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tour")
+        self.setStyleSheet("#tour { background: palette(alternate-base); border: 1px solid palette(mid); border-radius: 6px; }")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 6, 10, 6)
+        intro = QLabel("<b>Welcome to lshdesk.</b><br>Three things to do:")
+        lay.addWidget(intro)
+        self.buttons: dict[str, QPushButton] = {}
+        for title, text, key in STEPS:
+            col = QVBoxLayout()
+            button = QPushButton(title)
+            button.setToolTip(text)
+            label = QLabel(text)
+            label.setWordWrap(True)
+            col.addWidget(button)
+            col.addWidget(label)
+            lay.addLayout(col, 1)
+            button.clicked.connect(lambda _=False, k=key: self.chosen.emit(k))
+            self.buttons[key] = button
+        self.close_button = QPushButton("Got it")
+        self.close_button.setToolTip("Hide this for good (Help > Tour shows it again)")
+        lay.addWidget(self.close_button)
+        self.close_button.clicked.connect(self._dismiss)
+
+    def _dismiss(self) -> None:
+        self.hide()
+        self.dismissed.emit()
