@@ -26,13 +26,13 @@ class SessionError(LshdeskError):
     """A session file that cannot be opened; the message says why in a user's words."""
 
 
-def _params_to_json(p: ScanParams) -> dict[str, Any]:
+def params_to_json(p: ScanParams) -> dict[str, Any]:
     d = asdict(p)
     d["signature"]["shingle"] = str(p.signature.shingle)
     return d
 
 
-def _params_from_json(d: dict[str, Any]) -> ScanParams:
+def params_from_json(d: dict[str, Any]) -> ScanParams:
     s = d["signature"]
     c = d["corpus"]
     b = d.get("banding")
@@ -62,7 +62,7 @@ def save_session(path: str | Path, result: ScanResult, selection: tuple[int, ...
         "roots": list(result.roots),
         "folders": list(folders if folders is not None else result.roots),
         "reference": list(result.reference),
-        "params": _params_to_json(result.params),
+        "params": params_to_json(result.params),
         "banding": {"bands": result.banding.bands, "rows": result.banding.rows},
         "paths": result.docs.paths,
         "rel": result.docs.rel,
@@ -118,7 +118,7 @@ def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[st
         groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
         result = ScanResult(
             roots=tuple(header["roots"]),
-            params=_params_from_json(header["params"]),
+            params=params_from_json(header["params"]),
             banding=Banding(**header["banding"]),
             docs=Documents(list(header["paths"]), list(header["rel"]), a["docs.root"], a["docs.size"], a["docs.n_tokens"]),
             skipped=[Skipped(s["path"], s["reason"]) for s in header["skipped"]],

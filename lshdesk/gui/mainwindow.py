@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("lshdesk: near-duplicate documents")
         self.settings = settings if settings is not None else QSettings()
         self.state = AppState(self)
+        self.state.params = self._saved_params()
         self._request = 0
         self._worker: GeneratorThread | None = None  # the scan whose answer is wanted
         self._threads: list[GeneratorThread] = []  # every worker not yet finished, cancelled ones included
@@ -132,6 +133,19 @@ class MainWindow(QMainWindow):
         self.scurve_view.pairSelected.connect(lambda a, b: self.state.select((a, b)))
         self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
 
+    def _saved_params(self):
+        """The parameters of the last scan (Settings), or the defaults when there are none or they are damaged."""
+        import json
+
+        from lshdesk.core.params import ScanParams
+        from lshdesk.core.session import params_from_json
+
+        text = self.settings.value("params/last")
+        try:
+            return params_from_json(json.loads(str(text))) if text else ScanParams()
+        except (ValueError, KeyError, TypeError, LshdeskError):
+            return ScanParams()
+
     def _restore_layout(self) -> None:
         for key, restore in (("window/geometry", self.restoreGeometry), ("window/state", self.restoreState),
                              ("window/side", self.side.restoreState)):
@@ -204,6 +218,7 @@ class MainWindow(QMainWindow):
             self.progress.finish(f"Cannot scan: {e}")
             return
         self.state.set_params(params)
+        self._save_params(params)
         self.cancel_scan(quiet=True)
         self._request += 1
         folders, reference = list(self.state.folders), self.state.reference_indices()
@@ -218,6 +233,13 @@ class MainWindow(QMainWindow):
         self.progress.start("Starting scan…")
         self.cancel_action.setEnabled(True)
         worker.start()
+
+    def _save_params(self, params) -> None:
+        import json
+
+        from lshdesk.core.session import params_to_json
+
+        self.settings.setValue("params/last", json.dumps(params_to_json(params)))
 
     def _scan_maker(self, folders: list[str], params, reference: list[int]):
         """The scan generator for the engine chosen in Settings: this machine, or a Dask cluster."""

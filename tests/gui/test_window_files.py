@@ -82,3 +82,23 @@ def test_the_learn_tab_takes_the_whole_width_and_gives_it_back(qtbot, window):
     assert window.tabs.currentWidget() is window.learn and not window.dock.isVisible()
     window.actions.view_tabs[0].trigger()
     assert window.tabs.currentWidget() is window.results and window.dock.isVisible()
+
+
+def test_the_last_parameters_come_back_and_damaged_ones_are_ignored(qtbot, window, settings, corpus_dir):
+    from lshdesk.gui.mainwindow import MainWindow
+
+    root, _ = corpus_dir
+    window.params_panel.threshold.setValue(0.55)
+    window.params_panel.seed.setValue(42)
+    window.open_folders([str(root)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    p = again.params_panel.params()
+    assert (p.threshold, p.signature.seed) == (0.55, 42)
+    assert again.shutdown()
+    settings.setValue("params/last", "{not json")
+    third = MainWindow(settings)
+    qtbot.addWidget(third)
+    assert third.params_panel.params().threshold == 0.8  # the default, no crash
+    assert third.shutdown()
