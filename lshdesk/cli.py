@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report")
     s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
+    s.add_argument("--engine", choices=("local", "dask"),
+                   help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)")
 
     sig = sub.add_parser("signature", help="print the MinHash signatures of files")
     sig.add_argument("files", nargs="+", metavar="FILE")
@@ -102,6 +106,9 @@ def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core import export
     from lshdesk.core.pipeline import run, scan
 
+    engine = args.engine or ("dask" if args.scheduler else "local")
+    if engine == "local" and args.scheduler:
+        return _fail("--scheduler goes with --engine dask")
     if (args.bands is None) != (args.rows is None):
         return _fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
     paths = list(args.paths) + [p for p in args.reference if p not in args.paths]
@@ -128,10 +135,18 @@ def _scan(args: argparse.Namespace) -> int:
             total = f"/{p.total}" if p.total else ""
             print(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="", file=sys.stderr, flush=True)
 
+    if engine == "dask":
+        from lshdesk.distributed import scan as dask_scan
+
+        gen = dask_scan(paths, params, reference=reference, address=args.scheduler, gather=False)
+    else:
+        gen = scan(paths, params, reference=reference)
     try:
-        result = run(scan(paths, params, reference=reference), progress)
+        result = run(gen, progress)
     except ScanCancelled:
         return _fail("cancelled", 130)
+    finally:
+        gen.close()  # a Dask scan's cluster is shut down here, also on Ctrl+C
     if show:
         print(file=sys.stderr)
     if args.format == "html":

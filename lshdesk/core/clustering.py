@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,13 +15,26 @@ from lshdesk.core.shingling import ShingleBatch
 
 
 def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.float64]:
-    """Exact Jaccard similarity of each pair of documents, from their shingle sets (0 when both are empty)."""
+    """Exact Jaccard similarity of each pair of documents, from their shingle sets (0 when both are empty).
+
+    Many pairs are split between two threads (the merge kernel runs without the GIL).
+    """
     left = np.ascontiguousarray(left, dtype=np.int64)
     right = np.ascontiguousarray(right, dtype=np.int64)
-    inter = kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
+    inter = _intersections(shingles, left, right)
     counts = shingles.counts()
     union = counts[left] + counts[right] - inter
     return np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
+
+
+def _intersections(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
+    if len(left) < 20000:
+        return kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
+    half = len(left) // 2
+    with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify") as pool:
+        other = pool.submit(kernels.intersection_sizes, shingles.ids, shingles.offsets, left[half:], right[half:])
+        first = kernels.intersection_sizes(shingles.ids, shingles.offsets, left[:half], right[:half])
+        return np.concatenate([first, other.result()])
 
 
 @dataclass(frozen=True)
@@ -51,26 +65,25 @@ def verify(cands: Candidates, sigs: npt.NDArray, shingles: ShingleBatch, thresho
 
 def groups(n_docs: int, left: npt.NDArray, right: npt.NDArray) -> list[npt.NDArray[np.int64]]:
     """Connected components of the pair graph with two or more members, largest first, members ascending."""
-    parent = np.arange(n_docs, dtype=np.int64)
-
-    def find(x: int) -> int:
-        root = x
-        while parent[root] != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
-    for a, b in zip(left.tolist(), right.tolist()):
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    roots = np.array([find(i) for i in range(n_docs)], dtype=np.int64) if n_docs else np.zeros(0, np.int64)
-    order = np.argsort(roots, kind="stable")
+    left = np.ascontiguousarray(left, dtype=np.int64)
+    right = np.ascontiguousarray(right, dtype=np.int64)
+    roots = kernels.components(n_docs, left, right) if n_docs else np.zeros(0, np.int64)
+    in_group = np.flatnonzero(np.bincount(roots, minlength=n_docs)[roots] > 1)  # singletons never split out
+    order = in_group[np.argsort(roots[in_group], kind="stable")]
     edges = np.flatnonzero(np.diff(roots[order])) + 1
-    comps = [c for c in np.split(order, edges) if len(c) > 1]
+    comps = np.split(order, edges) if len(order) else []
     comps.sort(key=lambda c: (-len(c), int(c[0])))
     return comps
+
+
+def group_min_similarity(comps: list[npt.NDArray[np.int64]], shingles: ShingleBatch) -> npt.NDArray[np.float64]:
+    """``min_similarity_in_group`` of every group at once (one compiled pass; 1.0 for a group of one)."""
+    if not comps:
+        return np.zeros(0, dtype=np.float64)
+    members = np.concatenate(comps).astype(np.int64)
+    starts = np.zeros(len(comps) + 1, dtype=np.int64)
+    np.cumsum([len(c) for c in comps], out=starts[1:])
+    return kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
 
 
 def min_similarity_in_group(members: npt.NDArray, shingles: ShingleBatch) -> float:

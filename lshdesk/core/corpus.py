@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import fnmatch
 import os
+import re
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -143,6 +144,10 @@ _BOMS = (
 )
 
 
+# Control characters other than \t \n \v \f \r: in "text" decoded from UTF-16 they mean 16-bit binary data.
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
 def _utf16_without_bom(data: bytes) -> str | None:
     """Text stored as UTF-16 with no BOM: zero bytes almost all on one side of each code unit."""
     if len(data) % 2:
@@ -155,7 +160,7 @@ def _utf16_without_bom(data: bytes) -> str | None:
                 text = data.decode(enc)
             except UnicodeDecodeError:
                 return None
-            return text if "\x00" not in text else None
+            return None if _CONTROL_CHARS.search(text) else text
     return None
 
 
@@ -180,26 +185,67 @@ def decode(data: bytes) -> str:
         return text
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data).best()
+    matches = from_bytes(data)
+    best = matches.best()
     if best is None:
         raise NotText("not text: no character encoding fits its bytes")
+    # charset_normalizer breaks ties in its own order (cp1250 before cp1252), which turns Western European
+    # Latin-1 text into mojibake ("Voilà" -> "Voilŕ"): prefer cp1252, the common legacy encoding, on a tie.
+    for m in matches:
+        if m.encoding == "cp1252" and m.chaos == best.chaos and m.coherence == best.coherence:
+            return str(m)
     return str(best)
 
 
-def read_text(path: str, max_bytes: int) -> str:
-    """Read and decode one file without following it into a FIFO or reading past the size cap."""
+def read_bytes(path: str, max_bytes: int) -> bytes:
+    """A file's bytes, without following it into a FIFO or reading past the size cap; NotText with the reason."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise NotText("file vanished before it could be read") from None
     except OSError as e:
         raise NotText(f"cannot read: {e.strerror or e}") from None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise NotText("not a regular file")
-        data = f.read(max_bytes + 1)
+        want = max_bytes + 1
+        chunks: list[bytes] = []
+        got = 0
+        ask = min(want, st.st_size + 1)  # one read for a file that is not growing: a short read is its end
+        while got < want:
+            more = os.read(fd, ask)
+            chunks.append(more)
+            got += len(more)
+            if len(more) < ask:
+                break
+            ask = min(want - got, 1 << 20)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    except OSError as e:
+        raise NotText(f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise NotText(f"larger than the size cap ({_human(max_bytes)}); it grew while scanning")
     if not data:
         raise NotText("empty file")
+    return data
+
+
+def text_is_bytes(data: bytes, path: str) -> bool:
+    """True if the file's text is exactly its bytes (ASCII, no NUL, a plain-text file): read it without decoding.
+
+    The scan's fast path (``frontend.read_batch``) hands such bytes straight to the byte tokenizer; it must agree
+    with ``file_text``: when a format needs an extractor, this must say False for it.
+    """
+    return data.isascii() and b"\x00" not in data
+
+
+def file_text(data: bytes, path: str) -> str:
+    """A file's text from its bytes (``path`` names it): the one place that decodes (and, later, extracts)."""
     return decode(data)
+
+
+def read_text(path: str, max_bytes: int) -> str:
+    """Read and decode one file without following it into a FIFO or reading past the size cap."""
+    return file_text(read_bytes(path, max_bytes), path)

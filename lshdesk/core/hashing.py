@@ -17,12 +17,31 @@ _S37 = np.uint64(37)
 
 
 def token_hash(token: str) -> int:
-    """A token's 64-bit id: the first 8 bytes of its UTF-8 BLAKE2b digest, little-endian."""
+    """A token's 64-bit BLAKE2b id: the first 8 bytes of its UTF-8 BLAKE2b digest, little-endian (not used by scans)."""
     return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest(), "little")
 
 
+def token_id(token: str) -> int:
+    """A token's 64-bit id, as the byte tokenizer computes it (``tokenkernels.tokenize_bytes``), for a normalised token.
+
+    Its UTF-8 bytes taken 8 at a time as little-endian words (the last zero-padded), each absorbed as
+    ``h = (rotl(h, 27) ^ word) * C1`` from ``h = C0``, then MurmurHash3's ``fmix64(h ^ length)``.
+    """
+    data = token.encode("utf-8")
+    mask = (1 << 64) - 1
+    h = int(_C0)
+    for i in range(0, len(data), 8):
+        w = int.from_bytes(data[i : i + 8], "little")
+        h = ((((h << 27) | (h >> 37)) & mask) ^ w) * int(_C1) & mask
+    h ^= len(data)
+    for shift, mul in ((33, int(_M1)), (33, int(_M2)), (33, 1)):
+        h ^= h >> shift
+        h = h * mul & mask
+    return h
+
+
 class TokenHasher(dict):
-    """A bounded memo of ``token_hash``: ``hasher[token]`` computes a token's id once per scan."""
+    """A bounded memo of ``token_hash`` (kept for callers; scans hash tokens in the compiled tokenizer instead)."""
 
     def __init__(self, max_size: int = 2_000_000) -> None:
         super().__init__()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.arrays import ranges
+from lshdesk.core import kernels
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.params import Banding
 
@@ -16,7 +16,17 @@ _C1 = np.uint64(0x9E3779B97F4A7C15)
 
 
 def band_keys(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
-    """An ``(n_docs, bands)`` array: the bucket key of each document in each band (equal slices, equal keys)."""
+    """An ``(n_docs, bands)`` array: the bucket key of each document in each band (equal slices, equal keys).
+
+    Band i's key: ``h = C0``, then for each of its r slot values v in order ``h = fmix64((rotl(h, 31) ^ v) * C1)``
+    (compiled: ``kernels.band_keys``; ``band_keys_numpy`` is the same in numpy).
+    """
+    banding.check(sigs.shape[1])
+    return np.ascontiguousarray(kernels.band_keys(np.ascontiguousarray(sigs), banding.bands, banding.rows).T)
+
+
+def band_keys_numpy(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
+    """``band_keys`` written with numpy (the reference the kernel is tested against)."""
     banding.check(sigs.shape[1])
     b, r = banding.bands, banding.rows
     block = sigs[:, : b * r].reshape(len(sigs), b, r).astype(np.uint64)
@@ -37,16 +47,6 @@ def bucket_runs(keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], np
     return order, starts[big], sizes[big]
 
 
-def _pairs_in_buckets(order: npt.NDArray, starts: npt.NDArray, sizes: npt.NDArray, n: int) -> npt.NDArray[np.int64]:
-    """Every pair within each bucket, coded ``i * n + j`` with ``i < j``."""
-    pos = ranges(starts, sizes)  # every member's position in order
-    after = np.repeat(starts + sizes, sizes) - pos - 1  # members after it in its bucket
-    left = np.repeat(order[pos], after)
-    right = order[ranges(pos + 1, after)]
-    lo, hi = np.minimum(left, right), np.maximum(left, right)
-    return lo.astype(np.int64) * n + hi
-
-
 @dataclass(frozen=True)
 class Candidates:
     """Candidate pairs (``left < right``, sorted) and how many bands each pair collided in."""
@@ -60,12 +60,16 @@ class Candidates:
 
 
 def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
-    """All pairs of documents that share a bucket in at least one band."""
+    """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
-    keys = band_keys(sigs, banding)
-    codes = [_pairs_in_buckets(*bucket_runs(keys[:, band]), n) for band in range(banding.bands)]
-    all_codes = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
-    uniq, counts = np.unique(all_codes, return_counts=True)
+    banding.check(sigs.shape[1])
+    all_codes = kernels.band_pair_codes(np.ascontiguousarray(sigs), banding.bands, banding.rows)
+    all_codes.sort()
+    if len(all_codes):
+        edges = np.flatnonzero(np.concatenate(([True], all_codes[1:] != all_codes[:-1], [True])))
+        uniq, counts = all_codes[edges[:-1]], np.diff(edges)
+    else:
+        uniq, counts = all_codes, np.zeros(0, dtype=np.int64)
     return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts.astype(np.int64))
 
 

@@ -1,6 +1,6 @@
 """MinHash signatures as one ``(n_docs, k)`` array, for the three hash families, and the estimate from them.
 
-- ``fast``: each shingle's 64-bit id folded to 32 bits, then k affine maps ``a*x + b mod 2**32`` with odd ``a``
+- ``fast``: each shingle's 32-bit id (``hash_shingles``), then k affine maps ``a*x + b mod 2**32`` with odd ``a``
   (bijections, so no collisions are added), drawn from a seeded ``numpy`` generator; ``uint32`` values.
 - ``article``: the encyclopedia entry's reference: FNV-1a over UTF-16 code units, ``(a*x + b) mod 4294967311``
   with ``a, b`` from a xorshift32 stream seeded by the seed; ``uint64`` values (they exceed 2**32).
@@ -81,7 +81,8 @@ class HashFamily:
         """Signatures of a batch of id sets (``fast`` family only)."""
         if self.needs_strings:
             raise ValueError(f"the {self.name} family hashes shingle strings: use sign_strings")
-        return kernels.minhash_affine32(fold32(batch.ids), batch.offsets, self.a, self.b)
+        ids = batch.ids if batch.ids.dtype == np.uint32 else fold32(batch.ids)
+        return kernels.minhash_affine32(ids, batch.offsets, self.a, self.b)
 
     def sign_strings(self, sets: Sequence[Iterable[str]]) -> npt.NDArray:
         """Signatures of shingle sets given as strings (every family)."""
@@ -121,9 +122,12 @@ def estimate(sig_a: npt.NDArray, sig_b: npt.NDArray) -> float:
 
 
 def estimate_pairs(sigs: npt.NDArray, left: npt.NDArray, right: npt.NDArray, chunk: int = 65536) -> npt.NDArray:
-    """Estimated Jaccard of many pairs of rows at once (in chunks, so memory stays small)."""
+    """Estimated Jaccard of many pairs of rows at once (compiled, in chunks of ``chunk`` pairs)."""
+    left = np.ascontiguousarray(left, dtype=np.int64)
+    right = np.ascontiguousarray(right, dtype=np.int64)
+    sigs = np.ascontiguousarray(sigs)
     out = np.empty(len(left), dtype=np.float64)
     for s in range(0, len(left), chunk):
         e = s + chunk
-        out[s:e] = np.count_nonzero(sigs[left[s:e]] == sigs[right[s:e]], axis=1) / sigs.shape[1]
+        out[s:e] = kernels.agreeing_slots(sigs, left[s:e], right[s:e]) / sigs.shape[1]
     return out

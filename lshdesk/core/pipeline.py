@@ -2,29 +2,38 @@
 
 Drive it with ``run(scan(...), on_progress)`` or iterate it yourself; it checks the cancel flag between batches
 and raises ``ScanCancelled`` when it is set, so a cancelled scan leaves nothing half-done behind.
+
+Two helper threads each read a batch and shingle and sign it in compiled, GIL-free code (``frontend``), so both
+cores work; results are taken in scan order, so the output does not depend on timing. Batches are bounded in
+files and bytes (``BATCH_FILES``, ``frontend.BATCH_BYTES``), so progress flows and cancel answers within a batch.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.clustering import Pairs, groups, min_similarity_in_group, verify
-from lshdesk.core.corpus import NotText, Skipped, SourceFile, read_text, walk
+from lshdesk.core.clustering import Pairs, group_min_similarity, groups, verify
+from lshdesk.core.corpus import Skipped, SourceFile, walk
 from lshdesk.core.errors import ScanCancelled
+from lshdesk.core.frontend import Listing, index_batches, read_and_sign_listed
 from lshdesk.core.hashing import TokenHasher
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import HashFamily, make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import ShingleBatch, hash_shingles, shingle_strings
+from lshdesk.core.store import ScanStore as _Store
 
-BATCH_FILES = 256
+BATCH_FILES = 512  # files per batch at most (and at most frontend.BATCH_BYTES of them, unless one file is larger)
+WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
 
 
 @dataclass(frozen=True)
@@ -71,24 +80,24 @@ class ScanResult:
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
 
-def _concat_batches(batches: list[ShingleBatch]) -> ShingleBatch:
-    if not batches:
-        return ShingleBatch(np.zeros(0, np.uint64), np.zeros(1, np.int64), np.zeros(0, np.int64))
-    ids = np.concatenate([b.ids for b in batches])
-    counts = np.concatenate([b.counts() for b in batches])
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return ShingleBatch(ids, offsets, np.concatenate([b.n_tokens for b in batches]))
-
-
-def sign_batch(texts: list[str], params: ScanParams, family: HashFamily, hasher: TokenHasher) -> tuple[ShingleBatch, np.ndarray]:
-    """Shingle ids and signatures of a batch of texts."""
+def sign_batch(
+    texts: list[str], params: ScanParams, family: HashFamily, hasher: TokenHasher | None = None
+) -> tuple[ShingleBatch, np.ndarray]:
+    """Shingle ids and signatures of a batch of texts (``hasher`` is not used any more)."""
     batch = hash_shingles(texts, params.signature.shingle, hasher)
     if family.needs_strings:
         sigs = family.sign_strings([shingle_strings(t, params.signature.shingle) for t in texts])
     else:
         sigs = family.sign_ids(batch)
     return batch, sigs
+
+
+def _collect(item: tuple, store: _Store, files: Listing, kept: list[int], skipped: list[Skipped]) -> int:
+    """Take the oldest batch in flight into the store (in scan order); return its number of listed files."""
+    future, n_listed = item
+    prep, batch, sigs = future.result()
+    kept += store.add(prep, batch, sigs, files.paths, skipped)
+    return n_listed
 
 
 def _check(cancel: threading.Event | None) -> None:
@@ -121,62 +130,60 @@ def scan(
     banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
     family = make_family(sp)
 
-    files: list[SourceFile] = []
+    files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus):
-        (files if isinstance(entry, SourceFile) else skipped).append(entry)
+        if isinstance(entry, SourceFile):
+            files.add(entry)
+        else:
+            skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             _check(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
 
-    kept: list[SourceFile] = []
-    n_tokens: list[np.ndarray] = []
-    batches: list[ShingleBatch] = []
-    sig_parts: list[np.ndarray] = []
-    hasher = TokenHasher()
+    kept: list[int] = []
+    store = _Store(len(files), sp.k, family.dtype, sum(files.size))
     yield Progress("reading", 0, len(files), time.perf_counter() - t0)
-    for start in range(0, len(files), BATCH_FILES):
-        _check(cancel)
-        texts, ok = [], []
-        for f in files[start : start + BATCH_FILES]:
-            try:
-                texts.append(read_text(f.path, params.corpus.max_bytes))
-                ok.append(f)
-            except NotText as e:
-                skipped.append(Skipped(f.path, str(e)))
-        batch, sigs = sign_batch(texts, params, family, hasher)
-        has = batch.counts() > 0
-        for f in (f for f, h in zip(ok, has) if not h):
-            skipped.append(Skipped(f.path, "no words to compare (only punctuation, symbols or spaces)"))
-        if not has.all():
-            idx = np.flatnonzero(has)
-            batch = ShingleBatch(*_subset(batch, idx))
-            sigs = sigs[idx]
-        kept += [f for f, h in zip(ok, has) if h]
-        batches.append(batch)
-        sig_parts.append(sigs)
-        yield Progress("reading", min(start + BATCH_FILES, len(files)), len(files), time.perf_counter() - t0)
+    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+    try:
+        in_flight: deque = deque()
+        done = 0
+        max_bytes = params.corpus.max_bytes
+        for index in index_batches(files.size, BATCH_FILES):
+            _check(cancel)
+            task = pool.submit(read_and_sign_listed, files.paths, index, max_bytes, sp, family)
+            in_flight.append((task, len(index)))
+            if len(in_flight) > WORKERS:
+                done += _collect(in_flight.popleft(), store, files, kept, skipped)
+                yield Progress("reading", done, len(files), time.perf_counter() - t0)
+        while in_flight:
+            _check(cancel)
+            done += _collect(in_flight.popleft(), store, files, kept, skipped)
+            yield Progress("reading", done, len(files), time.perf_counter() - t0)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
 
     _check(cancel)
-    shingles = _concat_batches(batches)
-    sigs = np.concatenate(sig_parts) if sig_parts else np.zeros((0, sp.k), dtype=family.dtype)
+    shingles, sigs = store.finish()
     docs = Documents(
-        [f.path for f in kept],
-        [f.rel for f in kept],
-        np.array([f.root for f in kept], dtype=np.int64),
-        np.array([f.size for f in kept], dtype=np.int64),
+        [files.paths[i] for i in kept],
+        [files.rel[i] for i in kept],
+        np.array([files.root[i] for i in kept], dtype=np.int64),
+        np.array([files.size[i] for i in kept], dtype=np.int64),
         shingles.n_tokens,
     )
+    del files
     yield Progress("banding", 0, 1, time.perf_counter() - t0)
     candidates, pairs = find_pairs(sigs, shingles, banding, params.threshold, docs.root, reference)
     stage_t["banding+verifying"] = time.perf_counter() - t0 - sum(stage_t.values())
     _check(cancel)
     yield Progress("grouping", 0, 1, time.perf_counter() - t0)
     comps = groups(len(docs), pairs.left, pairs.right)
-    group_min = np.array([min_similarity_in_group(g, shingles) for g in comps], dtype=np.float64)
+    group_min = group_min_similarity(comps, shingles)
     stage_t["grouping"] = time.perf_counter() - t0 - sum(stage_t.values())
+    _check(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)
     return ScanResult(
@@ -185,14 +192,15 @@ def scan(
     )
 
 
-def _subset(batch: ShingleBatch, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    counts = batch.counts()[idx]
-    from lshdesk.core.arrays import ranges
-
-    ids = batch.ids[ranges(batch.offsets[idx], counts)]
-    offsets = np.zeros(len(idx) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return ids, offsets, batch.n_tokens[idx]
+def warm_up() -> None:
+    """Load every compiled kernel a default scan uses (~0.3 s; the first time after installing, compile them,
+    ~7 s): call once at start-up on a worker thread, so the first scan does not pay it."""
+    texts = ["warm up the kernels once", "warm up the kernels once more", "réchauffer"]
+    params = ScanParams()
+    family = make_family(params.signature)
+    batch, sigs = sign_batch(texts, params, family)
+    cands, pairs = find_pairs(sigs, batch, Banding(32, 4), 0.5, np.zeros(len(texts), dtype=np.int64))
+    group_min_similarity(groups(len(texts), pairs.left, pairs.right), batch)
 
 
 def run(gen: Generator[Progress, None, ScanResult], on_progress: Callable[[Progress], None] | None = None) -> ScanResult:

@@ -2,7 +2,15 @@
 
 Two views of the same shingles: ``shingle_strings`` gives the set of strings (the definition, used by the
 ``article`` and ``datasketch`` families and by teaching views), ``hash_shingles`` gives each document's set as
-sorted unique 64-bit ids in one flat array (the fast path, used for exact Jaccard and the ``fast`` family).
+sorted unique 32-bit ids in one flat array (the fast path, used for exact Jaccard and the ``fast`` family),
+computed by the compiled kernels of ``tokenkernels`` from bytes.
+
+Why 32-bit ids: a 100k-document scan keeps every document's ids for exact verification and re-banding; 64-bit
+ids would take 244 MB for 30 M shingles, 32-bit ones half. The price: two distinct shingles share an id with
+probability 2**-32 per pair of shingles, so a pair of 300-shingle documents is off by one shared shingle with
+probability ~2e-5 (then its similarity is off by ~0.002), and a 3-million-shingle document loses ~0.03% of its
+set size. Measured on the benchmark corpora (tests/benchmarks/compare.py): every verified pair is a true pair by
+Python string sets, and recall is 0.995-1.0.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.arrays import ranges
-from lshdesk.core.hashing import TokenHasher, combine_windows, fmix64
+from lshdesk.core import tokenkernels
+from lshdesk.core.hashing import TokenHasher, fmix64
 from lshdesk.core.params import ShingleSpec
 
+IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
 _WS_RE = re.compile(r"\s+")
 # For ASCII text, [^\W_]+ is exactly [A-Za-z0-9]+: map everything else to a space and split.
@@ -63,9 +72,9 @@ def shingle_strings(text: str, spec: ShingleSpec) -> set[str]:
 
 @dataclass(frozen=True)
 class ShingleBatch:
-    """Shingle sets of a batch of documents: doc i's sorted unique ids are ``ids[offsets[i]:offsets[i+1]]``."""
+    """Shingle sets of a batch of documents: doc i's sorted unique 32-bit ids are ``ids[offsets[i]:offsets[i+1]]``."""
 
-    ids: npt.NDArray[np.uint64]
+    ids: npt.NDArray[np.uint32]
     offsets: npt.NDArray[np.int64]
     n_tokens: npt.NDArray[np.int64]
 
@@ -76,59 +85,101 @@ class ShingleBatch:
         """Number of distinct shingles of each document."""
         return np.diff(self.offsets)
 
-    def doc(self, i: int) -> npt.NDArray[np.uint64]:
+    def doc(self, i: int) -> npt.NDArray[np.uint32]:
         return self.ids[self.offsets[i] : self.offsets[i + 1]]
 
 
-def _unique_per_doc(h: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sort each document's ids and drop repeats, all documents at once."""
-    doc = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    order = np.lexsort((h, doc))
-    h, doc = h[order], doc[order]
-    keep = np.ones(len(h), dtype=bool)
-    keep[1:] = (h[1:] != h[:-1]) | (doc[1:] != doc[:-1])
-    h, doc = h[keep], doc[keep]
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(doc, minlength=len(counts)), out=offsets[1:])
-    return h, offsets
+def empty_batch() -> ShingleBatch:
+    """A batch of no documents."""
+    return ShingleBatch(np.zeros(0, np.uint32), np.zeros(1, np.int64), np.zeros(0, np.int64))
 
 
-def _windows(units: np.ndarray, counts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Hash every n-window of each document's units; a shorter non-empty document gives one window of all."""
-    starts = np.cumsum(counts) - counts
-    n_win = np.maximum(counts - n + 1, 0)
-    short = np.flatnonzero((counts > 0) & (counts < n))
-    out_counts = n_win.copy()
-    out_counts[short] = 1
-    out = np.empty(int(out_counts.sum()), dtype=np.uint64)
-    out_starts = np.cumsum(out_counts) - out_counts
-    if len(units) >= n:
-        full = combine_windows(units, n)  # the window starting at each global position
-        out[ranges(out_starts, n_win)] = full[ranges(starts, n_win)]
-    for d in short:  # rare: fewer tokens than N
-        out[out_starts[d]] = combine_windows(units[starts[d] : starts[d] + counts[d]], int(counts[d]))[0]
-    return out, out_counts
+_CHUNK = 1 << 16
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def token_bytes(text: str) -> bytes:
+    """What the byte tokenizer reads for a text: ASCII as it is, the rest as its spec tokens joined by spaces.
+
+    Only the lines holding non-ASCII characters go through NFKC + casefold + the token pattern in Python; ASCII lines
+    between them are passed on as they are. A newline is a safe cut: NFKC never merges it with a neighbour and
+    it always separates tokens, so the tokens are the same as those of the whole text (checked against the
+    spec by tests/benchmarks/check_equivalence.py). Text that is mostly non-ASCII is normalised as a whole.
+    """
+    if text.isascii():
+        return text.encode("ascii")
+    out: list[bytes] = []
+    pos = covered = 0
+    for m in _NON_ASCII.finditer(text):
+        if m.start() < pos:
+            continue  # on a line already taken
+        lo = max(text.rfind("\n", pos, m.start()) + 1, pos)
+        hi = text.find("\n", m.end())
+        hi = len(text) if hi < 0 else hi
+        if lo > pos:
+            out.append(text[pos:lo].encode("ascii"))
+        out.append(_normalised_tokens(text[lo:hi]))
+        covered += hi - lo
+        pos = hi
+        if covered > 4096 and 2 * covered > pos:  # mostly non-ASCII: one pass over the rest
+            out.append(_normalised_tokens(text[pos:]))
+            pos = len(text)
+            break
+    if pos < len(text):
+        out.append(text[pos:].encode("ascii"))
+    return b"\n".join(out)
+
+
+def _normalised_tokens(text: str) -> bytes:
+    """The spec's tokens of a text joined by spaces, UTF-8; a long text in pieces of ~64K characters cut just
+    before an ASCII space or newline (safe cuts, as above), so no single call holds the GIL for long."""
+    parts = []
+    start = 0
+    while start < len(text):
+        end = len(text)
+        if end - start > _CHUNK:
+            cuts = [c for c in (text.find(" ", start + _CHUNK), text.find("\n", start + _CHUNK)) if c >= 0]
+            end = min(cuts) if cuts else end
+        piece = " ".join(tokenize(text[start:end]))
+        if piece:
+            parts.append(piece.encode("utf-8"))
+        start = end
+    return b" ".join(parts)
+
+
+def pack(parts: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """Byte strings as one uint8 buffer and the offsets of each."""
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=len(parts)), out=offsets[1:])
+    return np.frombuffer(b"".join(parts), dtype=np.uint8), offsets
+
+
+def word_batch(buf: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatch:
+    """Word n-gram id sets of documents given as ``token_bytes`` packed into one buffer."""
+    ids, id_off, n_tokens = tokenkernels.word_ids(buf, offsets, n, tokenkernels.TOKEN_BYTES)
+    return ShingleBatch(ids, id_off, n_tokens)
+
+
+def char_batch(texts: Sequence[str], n: int) -> ShingleBatch:
+    """Character n-gram id sets: each character of ``char_text`` hashed (its code point), then windows."""
+    s = [char_text(t) for t in texts]
+    counts = np.fromiter(map(len, s), dtype=np.int64, count=len(s))
+    offsets = np.zeros(len(s) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    units = np.frombuffer("".join(s).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    units = fmix64(units + np.uint64(0x9E3779B97F4A7C15))
+    ids, id_off = tokenkernels.window_ids(units, offsets, n)
+    return ShingleBatch(ids, id_off, counts)
 
 
 def hash_shingles(texts: Sequence[str], spec: ShingleSpec, hasher: TokenHasher | None = None) -> ShingleBatch:
-    """Each text's shingle set as sorted unique 64-bit ids, the whole batch in one pass of array operations."""
-    hasher = hasher if hasher is not None else TokenHasher()
-    counts = np.empty(len(texts), dtype=np.int64)
-    if spec.kind == "word":
-        tokens: list[str] = []
-        for i, t in enumerate(texts):
-            toks = tokenize(t)
-            counts[i] = len(toks)
-            tokens += toks
-        units = np.fromiter(map(hasher.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
-    else:
-        parts = []
-        for i, t in enumerate(texts):
-            s = char_text(t)
-            counts[i] = len(s)
-            parts.append(s)
-        units = np.frombuffer("".join(parts).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-        units = fmix64(units + np.uint64(0x9E3779B97F4A7C15))
-    h, shingle_counts = _windows(units, counts, spec.n)
-    ids, offsets = _unique_per_doc(h, shingle_counts)
-    return ShingleBatch(ids, offsets, counts)
+    """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes.
+
+    ``hasher`` is accepted for compatibility and not used: token ids are computed from bytes by the kernel.
+    """
+    if not texts:
+        return empty_batch()
+    if spec.kind == "char":
+        return char_batch(texts, spec.n)
+    buf, offsets = pack([token_bytes(t) for t in texts])
+    return word_batch(buf, offsets, spec.n)

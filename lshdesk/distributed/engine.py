@@ -1,0 +1,318 @@
+"""The Dask engine: ``pipeline.scan`` as a task graph on a cluster, a generator with the same progress, cancel and result.
+
+The client lists the folders (names only), cuts the files into partitions and sends each partition to a worker,
+which reads, shingles and signs it and keeps the shingle sets and signatures. Banding is a shuffle of
+``(band, key, document)`` records, verification a join that brings each pair's two shingle sets together on one
+worker; the client receives per-document counts, the scored candidate pairs and nothing proportional to the
+corpus' text, then groups the verified pairs by union-find as the local engine does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+import threading
+import time
+import uuid
+import weakref
+from functools import partial
+from collections.abc import Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core import frontend, pipeline
+from lshdesk.core.clustering import Pairs, groups
+from lshdesk.core.corpus import Skipped, SourceFile, walk
+from lshdesk.core.errors import ScanCancelled
+from lshdesk.core.lsh import Candidates
+from lshdesk.core.minhash import make_family
+from lshdesk.core.params import Banding, ScanParams
+from lshdesk.core.pipeline import Documents, Progress, ScanResult
+from lshdesk.core.scurve import optimal_banding
+from lshdesk.core.shingling import ShingleBatch
+from lshdesk.distributed import tasks
+from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+MAX_PARTITION_FILES = 250_000  # a worker holds a partition's shingle sets: ~0.5 GB at 500 shingles per document
+MIN_PARTITION_FILES = 4096  # ~0.2 s of reading and signing: below that, scheduling costs more than it spreads
+PARTITIONS_PER_THREAD = 2  # some slack to balance uneven files; the shuffles grow as partitions squared
+
+
+def plan_partitions(n_files: int, n_threads: int, partition_files: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive ``(start, stop)`` file ranges: a few per worker thread, none over ``MAX_PARTITION_FILES``."""
+    if n_files == 0:
+        return []
+    if partition_files is None:
+        wanted = max(PARTITIONS_PER_THREAD * n_threads, math.ceil(n_files / MAX_PARTITION_FILES))
+        n_parts = min(math.ceil(n_files / MIN_PARTITION_FILES), wanted)
+        partition_files = math.ceil(n_files / max(n_parts, 1))
+    return [(a, min(a + partition_files, n_files)) for a in range(0, n_files, partition_files)]
+
+
+class _Graph:
+    """Submits the scan's tasks under readable keys, watches them for progress, cancels them all on request."""
+
+    def __init__(self, client: "Client", cancel: threading.Event | None, t0: float) -> None:
+        self.client, self.cancel, self.t0 = client, cancel, t0
+        self.tag = uuid.uuid4().hex[:8]
+        self.live: weakref.WeakSet[Future] = weakref.WeakSet()  # not a list: results nobody holds are freed early
+        self.count = 0
+
+    def submit(self, name: str, fn: Callable, *args: Any) -> "Future":
+        self.count += 1
+        fut = self.client.submit(fn, *args, key=f"lshdesk-{name}-{self.tag}-{self.count}", pure=False)
+        self.live.add(fut)
+        return fut
+
+    def item(self, fut: "Future", i: int) -> "Future":
+        return self.submit("piece", operator.getitem, fut, i)
+
+    def check(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            self.release()
+            raise ScanCancelled("scan cancelled")
+
+    def release(self) -> None:
+        """Cancel what still runs and let the workers drop every result of this scan."""
+        for fut in list(self.live):  # Client.cancel trips a scheduler assertion on tasks nobody wants any more
+            fut.release()  # work not started is dropped; a task already running finishes, its result discarded
+        self.live = weakref.WeakSet()
+
+    def watch(
+        self, futs: list["Future"], report: Callable[[list[int]], Progress], poll: Callable[[], Progress | None] | None = None
+    ) -> Generator[Progress, None, None]:
+        """Yield ``report(indices finished since the last report)`` until all are done, and ``poll()`` between
+        (news from tasks still running, or None); raise a task's error."""
+        pending = set(range(len(futs)))
+        while pending:
+            self.check()
+            done = [i for i in pending if futs[i].done()]
+            if not done:
+                news = poll() if poll is not None else None
+                if news is not None:
+                    yield news
+                time.sleep(0.05)
+                continue
+            pending.difference_update(done)
+            for i in done:
+                if futs[i].status != "finished":
+                    futs[i].result()  # raises the task's exception, with the worker's traceback
+            yield report(done)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+def scan(
+    roots: Sequence[str],
+    params: ScanParams,
+    cancel: threading.Event | None = None,
+    reference: Sequence[int] = (),
+    *,
+    address: str | None = None,
+    client: "Client | None" = None,
+    n_workers: int | None = None,
+    gather: bool = True,
+    partition_files: int | None = None,
+) -> Generator[Progress, None, ScanResult]:
+    """``pipeline.scan`` on a Dask cluster: the scheduler at ``address``, the given ``client``, or a LocalCluster.
+
+    ``gather=True`` brings every signature and shingle set back, so the result is the local engine's in full (the
+    GUI's side by side needs them). ``gather=False`` leaves them on the workers: ``signatures`` is then an
+    ``(n_docs, 0)`` array and ``shingles`` holds counts only (``ids`` empty), enough for ``core.export``.
+    """
+    t0 = time.perf_counter()
+    yield Progress("connecting", 0, 0, 0.0)
+    with connect(address, client=client, n_workers=n_workers) as cl:
+        graph = _Graph(cl, cancel, t0)
+        try:
+            return (yield from _scan(graph, list(roots), params, tuple(reference), gather, partition_files))
+        finally:
+            graph.release()
+
+
+def _scan(
+    g: _Graph, roots: list[str], params: ScanParams, reference: tuple[int, ...], gather: bool, partition_files: int | None
+) -> Generator[Progress, None, ScanResult]:
+    stage_t: dict[str, float] = {"connecting": g.elapsed()}
+    sp = params.signature
+    banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
+    files: list[SourceFile] = []
+    skipped: list[Skipped] = []
+    for entry in walk(roots, params.corpus):  # on the client: names and sizes only
+        (files if isinstance(entry, SourceFile) else skipped).append(entry)
+        if (len(files) + len(skipped)) % 1000 == 0:
+            g.check()
+            yield Progress("listing", len(files), 0, g.elapsed())
+    stage_t["listing"] = g.elapsed() - sum(stage_t.values())
+
+    if files:
+        _check_visible(g.client, files[0].path)
+    parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
+    with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch
+        signed = [
+            g.submit("sign", tasks.sign_part, tasks.FileSlice.of(files[a:b], a), params, partial(report_progress, g.tag, p))
+            for p, (a, b) in enumerate(parts)
+        ]
+        small = [g.submit("summary", tasks.summary, s) for s in signed]
+        shown = [0]
+
+        def read(finished: list[int]) -> Progress:
+            for i in finished:
+                files_read[i] = parts[i][1] - parts[i][0]
+            shown[0] = sum(files_read)
+            return Progress("reading", shown[0], len(files), g.elapsed())
+
+        def poll() -> Progress | None:
+            return read([]) if sum(files_read) > shown[0] else None
+
+        yield Progress("reading", 0, len(files), g.elapsed())
+        yield from g.watch(small, read, poll)
+    summaries: list[tasks.PartSummary] = g.client.gather(small)
+    stage_t["reading"] = g.elapsed() - sum(stage_t.values())
+
+    kept_n = [int(s.kept.sum()) for s in summaries]
+    bounds = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(kept_n, out=bounds[1:])
+    kept = [f for (a, b), s in zip(parts, summaries) for f, k in zip(files[a:b], s.kept.tolist()) if k]
+    sizes = [len(b) for b in frontend.batches(files, pipeline.BATCH_FILES)]  # the local engine's: it lists skips by batch
+    batch_of = np.repeat(np.arange(len(sizes)), sizes)
+    read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: (int(batch_of[t[0]]), t[1], t[0]))
+    skipped += [Skipped(files[i].path, reason) for i, _, reason in read_skips]
+    counts = np.concatenate([s.counts for s in summaries]) if summaries else np.zeros(0, np.int64)
+    n_tokens = np.concatenate([s.n_tokens for s in summaries]) if summaries else np.zeros(0, np.int64)
+    docs = Documents(
+        [f.path for f in kept], [f.rel for f in kept], np.array([f.root for f in kept], dtype=np.int64),
+        np.array([f.size for f in kept], dtype=np.int64), n_tokens,
+    )
+    n = len(docs)
+
+    yield Progress("banding", 0, n, g.elapsed())
+    if n >= 2:
+        cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
+        scored = yield from _score(g, signed, bounds, cands, n, "banding")
+    else:
+        scored = _concat_pairs([])
+    order = _verified_order(scored, params.threshold)
+    pairs = scored.take(order)
+    stage_t["banding+verifying"] = g.elapsed() - sum(stage_t.values())
+
+    g.check()
+    yield Progress("grouping", 0, 1, g.elapsed())
+    comps = groups(n, pairs.left, pairs.right)
+    group_min = yield from _group_min(g, signed, bounds, comps, scored, n)
+    if gather:
+        full: list[tasks.SignedPart] = g.client.gather(signed)
+        shingles = tasks.concat_batches([p.shingles for p in full])
+        k_dtype = make_family(sp).dtype
+        sigs = np.concatenate([p.sigs for p in full]) if full else np.zeros((0, sp.k), dtype=k_dtype)
+    else:
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        shingles = ShingleBatch(tasks.empty_batch().ids, offsets, n_tokens)
+        sigs = np.zeros((n, 0), dtype=make_family(sp).dtype)
+    stage_t["grouping"] = g.elapsed() - sum(stage_t.values())
+    g.release()
+    elapsed = g.elapsed()
+    yield Progress("done", n, n, elapsed)
+    return ScanResult(
+        tuple(roots), params, banding, docs, skipped, sigs, shingles, scored, pairs, comps, group_min,
+        reference, elapsed, stage_t,
+    )
+
+
+def _check_visible(client: "Client", path: str) -> None:
+    """Refuse a cluster whose workers do not see the files where this machine does (each would be 'vanished')."""
+    seen = client.run(os.path.exists, path)
+    blind = sorted(w for w, ok in seen.items() if not ok)
+    if blind:
+        raise ClusterError(
+            f"{len(blind)} of {len(seen)} workers (e.g. {blind[0]}) cannot see {path}: the workers must reach the "
+            "folders at the same paths as this machine (a shared or mounted file system)"
+        )
+
+
+def _reference_runs(root: npt.NDArray[np.int64], reference: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The documents of reference folders as ``(starts, stops)`` runs (documents come folder by folder)."""
+    if not reference:
+        return None
+    is_ref = np.isin(root, np.asarray(reference)).astype(np.int8)
+    edges = np.diff(np.concatenate(([0], is_ref, [0])))
+    return np.flatnonzero(edges == 1).astype(np.int64), np.flatnonzero(edges == -1).astype(np.int64)
+
+
+def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int, ref) -> list["Future"]:
+    """The banding shuffle's tasks; one future per partition, its candidate pairs (left document in it)."""
+    c = len(signed)
+    maps = [g.submit("band-map", tasks.band_map, s, int(bounds[p]), banding, c) for p, s in enumerate(signed)]
+    reds = [g.submit("band-reduce", tasks.band_reduce, bounds, *[g.item(m, j) for m in maps]) for j in range(c)]
+    return [g.submit("pairs", tasks.pair_reduce, n, ref, *[g.item(r, p) for r in reds]) for p in range(c)]
+
+
+def _score(
+    g: _Graph, signed: list, bounds: np.ndarray, cands: list["Future"], n: int, stage: str
+) -> Generator[Progress, None, Pairs]:
+    """Score each partition's pairs where their shingle sets meet: ask, fetch the documents needed, compute."""
+    reqs = [g.submit("requests", tasks.requests, c, bounds) for c in cands]
+    needs = [g.submit("needs", tasks.needed_parts, r) for r in reqs]
+    total = 2 * len(cands)
+    done = [0]
+
+    def report(finished: list[int]) -> Progress:
+        done[0] += len(finished)
+        return Progress(stage, n * done[0] // total, n, g.elapsed())
+
+    yield from g.watch(needs, report)
+    need: list[list[int]] = g.client.gather(needs)
+    scores = []
+    for p, (c, r) in enumerate(zip(cands, reqs)):
+        slices = [g.submit("take", tasks.take_docs, signed[d], int(bounds[d]), g.item(r, d)) for d in need[p]]
+        scores.append(g.submit("score", tasks.score, c, *slices))
+    yield from g.watch(scores, report)
+    return _concat_pairs(g.client.gather(scores))
+
+
+def _concat_pairs(parts: list[Pairs]) -> Pairs:
+    if not parts:
+        z = np.zeros(0, np.int64)
+        return Pairs(z, z.copy(), np.zeros(0), np.zeros(0), z.copy())
+    return Pairs(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("left", "right", "estimate", "jaccard", "bands")))
+
+
+def _verified_order(scored: Pairs, threshold: float) -> npt.NDArray[np.int64]:
+    """Pairs at the threshold, by similarity descending then documents (as ``clustering.verify``)."""
+    keep = np.flatnonzero(scored.jaccard >= threshold - 1e-12)
+    return keep[np.lexsort((scored.right[keep], scored.left[keep], -scored.jaccard[keep]))]
+
+
+def _group_min(
+    g: _Graph, signed: list, bounds: np.ndarray, comps: list[np.ndarray], scored: Pairs, n: int
+) -> Generator[Progress, None, npt.NDArray[np.float64]]:
+    """The lowest exact similarity inside each group: every pair of members, the ones not scored yet on the workers."""
+    if not comps:
+        return np.zeros(0, dtype=np.float64)
+    tri = [np.triu_indices(len(c), k=1) for c in comps]
+    left = np.concatenate([c[i] for c, (i, _) in zip(comps, tri)]).astype(np.int64)
+    right = np.concatenate([c[j] for c, (_, j) in zip(comps, tri)]).astype(np.int64)
+    jac = np.empty(len(left))
+    known_codes = scored.left * n + scored.right  # sorted: the candidates come sorted
+    codes = left * n + right
+    at = np.minimum(np.searchsorted(known_codes, codes), max(len(known_codes) - 1, 0))
+    known = (known_codes[at] == codes) if len(known_codes) else np.zeros(len(codes), dtype=bool)
+    jac[known] = scored.jaccard[at[known]]  # a group of two is one verified pair: nothing to compute
+    todo = np.flatnonzero(~known)
+    if len(todo):
+        owner = tasks.part_of(left[todo], bounds)
+        split = tasks.split_by(owner, len(bounds) - 1, left[todo], right[todo])
+        cands = g.client.scatter([Candidates(l, r, np.zeros(len(l), np.int64)) for l, r in split], hash=False)
+        g.live.update(cands)
+        rest = yield from _score(g, signed, bounds, cands, n, "grouping")
+        jac[todo[np.argsort(owner, kind="stable")]] = rest.jaccard  # _score answers partition by partition
+    starts = np.cumsum([0] + [len(i) for i, _ in tri[:-1]])
+    return np.minimum.reduceat(jac, starts).astype(np.float64)
