@@ -28,6 +28,8 @@ class Tour(QFrame):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 6, 10, 6)
         intro = QLabel("<b>Welcome to lshdesk.</b><br>Three things to do:")
+        intro.setWordWrap(True)
+        intro.setMinimumWidth(60)
         lay.addWidget(intro)
         self.buttons: dict[str, QPushButton] = {}
         for title, text, key in STEPS:
@@ -36,12 +38,15 @@ class Tour(QFrame):
             button.setToolTip(text)
             label = QLabel(text)
             label.setWordWrap(True)
+            label.setMinimumWidth(60)  # wraps rather than widening the window
+            button.setMinimumWidth(60)
             col.addWidget(button)
             col.addWidget(label)
             lay.addLayout(col, 1)
             button.clicked.connect(lambda _=False, k=key: self.chosen.emit(k))
             self.buttons[key] = button
         self.close_button = QPushButton("Got it")
+        self.close_button.setMinimumWidth(40)
         self.close_button.setToolTip("Hide this for good (Help > Tour shows it again)")
         lay.addWidget(self.close_button)
         self.close_button.clicked.connect(self._dismiss)
