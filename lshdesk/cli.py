@@ -48,6 +48,25 @@ def _seed(text: str) -> int:
     return v
 
 
+def _megabytes(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size cap must be a number of MB, not {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"size cap must be more than 0 MB, not {text}")
+    return v
+
+
+def _formats(text: str) -> frozenset[str]:
+    from lshdesk.core.extract import parse_formats
+
+    try:
+        return parse_formats(text)
+    except LshdeskError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _shingle(text: str) -> ShingleSpec:
     try:
         return ShingleSpec.parse(text)
@@ -81,7 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)")
     s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
     s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
-    s.add_argument("--max-size", type=float, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
+    s.add_argument("--formats", type=_formats, metavar="LIST",
+                   help="formats to read, e.g. txt,pdf,docx (default: all: txt pdf docx odt html md rtf epub)")
+    s.add_argument("--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
     s.add_argument("--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report")
     s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
@@ -120,7 +141,9 @@ def _scan(args: argparse.Namespace) -> int:
             SignatureParams(args.shingle, args.family, args.num_perm, args.seed),
             args.threshold,
             Banding(args.bands, args.rows) if args.bands else None,
-            CorpusOptions(tuple(args.include), tuple(args.exclude), args.all_files, max(1, int(args.max_size * 2**20))),
+            CorpusOptions(
+                tuple(args.include), tuple(args.exclude), args.all_files, max(1, int(args.max_size * 2**20)), args.formats
+            ),
         )
     except LshdeskError as e:
         return _fail(str(e))

@@ -291,3 +291,32 @@ def test_console_script_runs_a_scan(corpus):
     bad = subprocess.run([*cmd, "scan", str(root), "-t", "2"], capture_output=True, text=True, timeout=300,
                          stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and bad.stdout == ""
+
+
+def test_formats_option_limits_what_is_read_and_rejects_unknown_formats(tmp_path, capsys):
+    from lshdesk.cli import main
+
+    text = "the same words in a plain file and in a web page make a near duplicate pair " * 4
+    (tmp_path / "a.txt").write_text(text)
+    (tmp_path / "b.html").write_text(f"<html><head><script>var x;</script></head><body><p>{text}</p></body></html>")
+    assert main(["scan", str(tmp_path), "--format", "json", "-q"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert [(p["a"], p["b"]) for p in both["pairs"]] == [("a.txt", "b.html")] and both["pairs"][0]["jaccard"] == 1.0
+    assert main(["scan", str(tmp_path), "--format", "json", "-q", "--formats", "txt"]) == 0
+    only = json.loads(capsys.readouterr().out)
+    assert [d["path"] for d in only["documents"]] == ["a.txt"]
+    assert only["skipped"] == [{"path": "b.html", "reason": "format not selected: html"}]
+    with pytest.raises(SystemExit) as bad:
+        main(["scan", str(tmp_path), "--formats", "xls"])
+    assert bad.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "xls" in err[0]
+
+
+def test_a_size_cap_of_zero_is_refused(tmp_path, capsys):
+    from lshdesk.cli import main
+
+    with pytest.raises(SystemExit) as bad:
+        main(["scan", str(tmp_path), "--max-size", "0"])
+    assert bad.value.code == 2
+    assert "more than 0 MB" in capsys.readouterr().err

@@ -10,13 +10,10 @@ import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from lshdesk.core import extract
 from lshdesk.core.params import CorpusOptions
 
-TEXT_EXTENSIONS = frozenset(
-    ".txt .text .md .markdown .rst .adoc .org .tex .csv .tsv .log .html .htm .xhtml .xml .json .yaml .yml .toml "
-    ".ini .cfg .conf .srt .vtt .eml .py .pyi .js .ts .jsx .tsx .java .kt .c .h .cc .cpp .hpp .cs .go .rs .rb .php "
-    ".pl .r .m .swift .scala .sh .bash .sql .css .scss .lua .hs .ml .ex .exs .erl .clj .vb .f90 .jl .dart".split()
-)
+TEXT_EXTENSIONS = extract.extensions()  # every format lshdesk reads: plain text, PDF, DOCX, ODT, HTML, ...
 VCS_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"})
 
 
@@ -57,8 +54,11 @@ def _wanted(rel: str, name: str, options: CorpusOptions) -> str | None:
     if options.all_files:
         return None
     ext = os.path.splitext(name)[1].lower()
-    if ext in TEXT_EXTENSIONS:
+    if ext in extract.extensions(options.formats):
         return None
+    fid = extract.format_of_extension(name)
+    if fid is not None:
+        return f"format not selected: {fid}"
     what = f"'{ext}'" if ext else "no extension"
     return f"not a text file type ({what}); include it with --all-files or --include"
 
@@ -232,20 +232,25 @@ def read_bytes(path: str, max_bytes: int) -> bytes:
     return data
 
 
-def text_is_bytes(data: bytes, path: str) -> bool:
+def text_is_bytes(data: bytes, path: str, formats: frozenset[str] | None = None) -> bool:
     """True if the file's text is exactly its bytes (ASCII, no NUL, a plain-text file): read it without decoding.
 
     The scan's fast path (``frontend.read_batch``) hands such bytes straight to the byte tokenizer; it must agree
     with ``file_text``: when a format needs an extractor, this must say False for it.
     """
-    return data.isascii() and b"\x00" not in data
+    return (
+        data.isascii()
+        and b"\x00" not in data
+        and (formats is None or "txt" in formats)
+        and extract.sniff(data, path) == "txt"
+    )
 
 
-def file_text(data: bytes, path: str) -> str:
-    """A file's text from its bytes (``path`` names it): the one place that decodes (and, later, extracts)."""
-    return decode(data)
+def file_text(data: bytes, path: str, formats: frozenset[str] | None = None) -> str:
+    """A file's text from its bytes (``path`` names it): the one place that decodes or extracts."""
+    return extract.extract_text(data, path, formats)
 
 
-def read_text(path: str, max_bytes: int) -> str:
-    """Read and decode one file without following it into a FIFO or reading past the size cap."""
-    return file_text(read_bytes(path, max_bytes), path)
+def read_text(path: str, max_bytes: int, formats: frozenset[str] | None = None) -> str:
+    """Read one file (without following it into a FIFO or past the size cap) and give its text."""
+    return file_text(read_bytes(path, max_bytes), path, formats)

@@ -72,7 +72,9 @@ def batches(files: Sequence[SourceFile], max_files: int = BATCH_FILES, max_bytes
         yield files[r.start : r.stop]
 
 
-def read_listed(paths: Sequence[str], index: range, max_bytes: int, need_texts: bool) -> Prepared:
+def read_listed(
+    paths: Sequence[str], index: range, max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None
+) -> Prepared:
     """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files."""
     ok: list[int] = []
     skipped: list[Skipped] = []
@@ -82,12 +84,12 @@ def read_listed(paths: Sequence[str], index: range, max_bytes: int, need_texts: 
         path = paths[i]
         try:
             data = read_bytes(path, max_bytes)
-            if text_is_bytes(data, path):  # file_text() would return exactly these characters
+            if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
                 parts.append(data)
                 if need_texts:
                     texts.append(data.decode("ascii"))
             else:
-                text = file_text(data, path)
+                text = file_text(data, path, formats)
                 parts.append(token_bytes(text))
                 if need_texts:
                     texts.append(text)
@@ -98,9 +100,9 @@ def read_listed(paths: Sequence[str], index: range, max_bytes: int, need_texts: 
     return Prepared(ok, skipped, parts, texts if need_texts else None)
 
 
-def read_batch(files: Sequence[SourceFile], max_bytes: int, need_texts: bool) -> Prepared:
+def read_batch(files: Sequence[SourceFile], max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None) -> Prepared:
     """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
-    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts)
+    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats)
     return Prepared(prep.ok, prep.skipped, prep.parts, prep.texts, [files[i] for i in prep.ok])
 
 
@@ -124,18 +126,20 @@ def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tu
 
 
 def read_and_sign_listed(
-    paths: Sequence[str], index: range, max_bytes: int, sp: SignatureParams, family: HashFamily
+    paths: Sequence[str], index: range, max_bytes: int, sp: SignatureParams, family: HashFamily,
+    formats: frozenset[str] | None = None,
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread)."""
-    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family))
+    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs
 
 
 def read_and_sign(
-    files: Sequence[SourceFile], max_bytes: int, sp: SignatureParams, family: HashFamily
+    files: Sequence[SourceFile], max_bytes: int, sp: SignatureParams, family: HashFamily,
+    formats: frozenset[str] | None = None,
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """``read_and_sign_listed`` for a batch of SourceFile objects."""
-    prep = read_batch(files, max_bytes, needs_texts(sp, family))
+    prep = read_batch(files, max_bytes, needs_texts(sp, family), formats)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs

@@ -93,10 +93,20 @@ class CorpusOptions:
     exclude: tuple[str, ...] = ()
     all_files: bool = False
     max_bytes: int = 20 * 1024 * 1024
+    formats: frozenset[str] | None = None  # format ids to read (txt, pdf, docx, ...); None: all of them
 
     def __post_init__(self) -> None:
         if self.max_bytes < 1:
             raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
+        if self.formats is not None:
+            from lshdesk.core.extract import FORMATS
+
+            object.__setattr__(self, "formats", frozenset(self.formats))
+            unknown = sorted(set(self.formats) - set(FORMATS))
+            if unknown:
+                raise ParamError(f"unknown format {', '.join(unknown)}: choose from {', '.join(FORMATS)}")
+            if not self.formats:
+                raise ParamError("choose at least one format to read")
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def scan(
         max_bytes = params.corpus.max_bytes
         for index in index_batches(files.size, BATCH_FILES):
             _check(cancel)
-            task = pool.submit(read_and_sign_listed, files.paths, index, max_bytes, sp, family)
+            task = pool.submit(read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats)
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
                 done += _collect(in_flight.popleft(), store, files, kept, skipped)

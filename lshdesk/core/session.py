@@ -29,6 +29,7 @@ class SessionError(LshdeskError):
 def params_to_json(p: ScanParams) -> dict[str, Any]:
     d = asdict(p)
     d["signature"]["shingle"] = str(p.signature.shingle)
+    d["corpus"]["formats"] = sorted(p.corpus.formats) if p.corpus.formats is not None else None
     return d
 
 
@@ -40,7 +41,10 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
         SignatureParams(ShingleSpec.parse(s["shingle"]), s["family"], int(s["k"]), int(s["seed"])),
         float(d["threshold"]),
         Banding(int(b["bands"]), int(b["rows"])) if b else None,
-        CorpusOptions(tuple(c["include"]), tuple(c["exclude"]), bool(c["all_files"]), int(c["max_bytes"])),
+        CorpusOptions(
+            tuple(c["include"]), tuple(c["exclude"]), bool(c["all_files"]), int(c["max_bytes"]),
+            frozenset(c["formats"]) if c.get("formats") is not None else None,
+        ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),
     )
