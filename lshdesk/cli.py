@@ -103,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--formats", type=_formats, metavar="LIST",
                    help="formats to read, e.g. txt,pdf,docx (default: all: txt pdf docx odt html md rtf epub)")
     s.add_argument("--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
+    s.add_argument("--no-cache", action="store_true", help="do not use the signature cache")
+    s.add_argument("--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)")
     s.add_argument("--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report")
     s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
@@ -163,13 +165,21 @@ def _scan(args: argparse.Namespace) -> int:
 
         gen = dask_scan(paths, params, reference=reference, address=args.scheduler, gather=False)
     else:
-        gen = scan(paths, params, reference=reference)
+        cache = None
+        if not args.no_cache:
+            from lshdesk.core.cache import SignatureCache
+
+            cache = SignatureCache.open(os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None)
+        gen = scan(paths, params, reference=reference, cache=cache)
     try:
         result = run(gen, progress)
     except ScanCancelled:
         return _fail("cancelled", 130)
     finally:
         gen.close()  # a Dask scan's cluster is shut down here, also on Ctrl+C
+    for warning in getattr(result, "warnings", ()):
+        if not args.quiet:
+            print(f"lshdesk: warning: {warning}", file=sys.stderr)
     if show:
         print(file=sys.stderr)
     if args.format == "html":

@@ -4,6 +4,8 @@ import os
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the signature cache (platformdirs) goes to a throwaway folder, never the user's cache
+os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-cache-")
 
 import pytest  # noqa: E402
 

@@ -320,3 +320,22 @@ def test_a_size_cap_of_zero_is_refused(tmp_path, capsys):
         main(["scan", str(tmp_path), "--max-size", "0"])
     assert bad.value.code == 2
     assert "more than 0 MB" in capsys.readouterr().err
+
+
+def test_cache_dir_and_no_cache(tmp_path, capsys):
+    from lshdesk.cli import main
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = "<html><body><p>" + "a page of words that repeat in two copies of it " * 5 + "</p></body></html>"
+    (docs / "a.html").write_text(page)
+    (docs / "b.html").write_text(page)
+    cache_dir = tmp_path / "cache"
+    assert main(["scan", str(docs), "--cache-dir", str(cache_dir)]) == 0
+    assert (cache_dir / "signatures.sqlite3").is_file()
+    first = capsys.readouterr().out
+    assert main(["scan", str(docs), "--cache-dir", str(cache_dir)]) == 0
+    assert capsys.readouterr().out == first
+    other = tmp_path / "other"
+    assert main(["scan", str(docs), "--no-cache", "--cache-dir", str(other)]) == 0
+    assert not other.exists()

@@ -196,6 +196,7 @@ class SignatureCache:
         if self.conn is not None:
             self.conn.execute("DELETE FROM entries")
             self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         if self.conn is not None:

@@ -25,6 +25,7 @@ class SourceFile:
     root: int
     rel: str
     size: int
+    mtime_ns: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptio
     elif st.st_size > options.max_bytes:
         yield Skipped(path, f"larger than the size cap ({_human(st.st_size)} > {_human(options.max_bytes)})")
     else:
-        yield SourceFile(path, index, rel, st.st_size)
+        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns)
 
 
 class NotText(Exception):

@@ -32,12 +32,14 @@ class Listing:
         self.rel: list[str] = []
         self.root: list[int] = []
         self.size: list[int] = []
+        self.mtime: list[int] = []
 
     def add(self, f: SourceFile) -> None:
         self.paths.append(f.path)
         self.rel.append(f.rel)
         self.root.append(f.root)
         self.size.append(f.size)
+        self.mtime.append(f.mtime_ns)
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -133,6 +135,41 @@ def read_and_sign_listed(
     prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs
+
+
+def read_and_sign_cached(
+    paths: Sequence[str], index: range, max_bytes: int, sp: SignatureParams, family: HashFamily,
+    formats: frozenset[str] | None, hits: dict,
+) -> tuple[Prepared, ShingleBatch, np.ndarray]:
+    """``read_and_sign_listed``, taking the files found in the signature cache (``hits``: index -> Entry) from it
+    and reading only the others; the batch comes out in listing order, as if every file had been read."""
+    misses = [i for i in index if i not in hits]
+    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats)  # type: ignore[arg-type]
+    if len(misses) == len(index):
+        return prep, batch, sigs
+    read = dict(zip(prep.ok, range(len(prep.ok))))
+    ok = [i for i in index if i in hits or i in read]
+    counts = batch.counts()
+    ids_parts, sig_rows, n_tokens = [], [], []
+    for i in ok:
+        if i in hits:
+            e = hits[i]
+            ids_parts.append(e.ids)
+            sig_rows.append(e.sig)
+            n_tokens.append(e.n_tokens)
+        else:
+            j = read[i]
+            ids_parts.append(batch.ids[batch.offsets[j] : batch.offsets[j + 1]])
+            sig_rows.append(sigs[j])
+            n_tokens.append(int(batch.n_tokens[j]))
+    offsets = np.zeros(len(ok) + 1, dtype=np.int64)
+    np.cumsum([len(p) for p in ids_parts], out=offsets[1:])
+    merged = ShingleBatch(
+        np.concatenate(ids_parts) if ids_parts else batch.ids[:0], offsets, np.array(n_tokens, dtype=np.int64)
+    )
+    del counts
+    all_sigs = np.stack(sig_rows) if sig_rows else sigs[:0]
+    return Prepared(ok, prep.skipped, [], None), merged, all_sigs
 
 
 def read_and_sign(

@@ -243,14 +243,19 @@ class MainWindow(QMainWindow):
 
     def _scan_maker(self, folders: list[str], params, reference: list[int]):
         """The scan generator for the engine chosen in Settings: this machine, or a Dask cluster."""
-        from lshdesk.gui.settings_dialog import engine_settings
+        from lshdesk.gui.settings_dialog import cache_enabled, engine_settings
 
         kind, address = engine_settings(self.settings)
         if kind == "dask":
             from lshdesk.distributed import scan as dask_scan
 
             return lambda cancel: dask_scan(folders, params, cancel, reference, address=address or None)
-        return lambda cancel: scan(folders, params, cancel, reference)
+        if not cache_enabled(self.settings):
+            return lambda cancel: scan(folders, params, cancel, reference)
+        from lshdesk.core.cache import SignatureCache
+
+        # opened on the worker thread (it may wait for a lock); it never raises: trouble becomes a warning
+        return lambda cancel: scan(folders, params, cancel, reference, cache=SignatureCache.open())
 
     def cancel_scan(self, quiet: bool = False) -> None:
         """Stop the running scan (if any); its answer is dropped and the previous results stay."""
@@ -275,7 +280,9 @@ class MainWindow(QMainWindow):
     def _on_done(self, rid: int, result: ScanResult) -> None:
         if not self._current(rid):
             return
-        self._end_scan(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}.")
+        note = f" ({result.cached:,} from the signature cache)" if result.cached else ""
+        warn = "".join(f" Warning: {w}." for w in result.warnings)
+        self._end_scan(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}{note}.{warn}")
         self.state.set_result(result)
 
     def _on_failed(self, rid: int, message: str, details: str) -> None:

@@ -13,8 +13,11 @@ from lshdesk.gui.mainwindow import MainWindow
 
 @pytest.fixture
 def settings(tmp_path: Path) -> QSettings:
-    """A settings file of the test's own (recent folders, window layout), never the user's."""
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    """A settings file of the test's own (recent folders, window layout), never the user's; no signature cache
+    (tests that replace ``scan`` with a fake need not take its ``cache`` argument; test_settings checks the cache)."""
+    s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s.setValue("cache/enabled", "false")
+    return s
 
 
 @pytest.fixture

@@ -51,3 +51,18 @@ def test_a_scan_on_the_dask_engine_gives_the_local_results(qtbot, window, settin
     assert remote is not local
     assert list(zip(remote.pairs.left, remote.pairs.right)) == list(zip(local.pairs.left, local.pairs.right))
     assert [g.tolist() for g in remote.groups] == [g.tolist() for g in local.groups]
+
+
+def test_with_the_cache_on_a_second_scan_takes_extracted_documents_from_it(qtbot, window, settings, tmp_path):
+    docs = tmp_path / "pages"
+    docs.mkdir()
+    page = "<html><body><p>" + "the same paragraph of a web page, copied into a second page " * 4 + "</p></body></html>"
+    (docs / "a.html").write_text(page)
+    (docs / "b.html").write_text(page)
+    settings.setValue("cache/enabled", "true")
+    window.open_folders([str(docs)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    assert window.state.result.cached == 0
+    scan_and_wait(qtbot, window)
+    assert window.state.result.cached == 2
+    assert "2 from the signature cache" in window.progress.stage.text()
