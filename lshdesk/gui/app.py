@@ -47,13 +47,30 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
 
 def run_app(paths: list[str] | None = None) -> int:
     """Open the main window on ``paths`` (or the sample corpus) and run the event loop."""
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor, QPixmap
+    from PySide6.QtWidgets import QApplication, QSplashScreen
+
+    from lshdesk.gui.errors import ErrorReporter
+    from lshdesk.gui.resources import icon
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
+    app.setWindowIcon(icon("app"))
+    pixmap = QPixmap(460, 110)
+    pixmap.fill(QColor("#f4f7fb"))
+    splash = QSplashScreen(pixmap)  # the kernels load before the window (the first start compiles them: ~10 s)
+    splash.show()
+    splash.showMessage(
+        "lshdesk\nPreparing the compiled kernels (the first start after installing takes a few seconds)…",
+        Qt.AlignmentFlag.AlignCenter,
+    )
+    app.processEvents()
     window = make_window()
+    ErrorReporter(window).install()
     window.show()
+    splash.finish(window)
     folders = list(paths or [])
     if not folders and (sample := sample_corpus()):
         window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)

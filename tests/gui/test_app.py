@@ -24,6 +24,7 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
     switch = sys.getswitchinterval()
     monkeypatch.setattr(app_module, "make_window", make_window)
     monkeypatch.setattr(QApplication, "exec", lambda self=None: 0)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run_app installs the error dialog: put it back after
     try:
         assert app_module.run_app([]) == 0
         (window,) = windows
@@ -40,6 +41,7 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
                  for r in range(window.results.groups_model.rowCount())]
         assert sorted(sizes) == [2] * 7 + [3]  # the meeting-notes chain is one group of three
         assert window.corpus_panel.hint.isVisibleTo(window) and "Open your own folders" in window.corpus_panel.hint.text()
+        assert sys.excepthook.__self__.parent is window  # uncaught errors show one dialog over this window
         assert window.shutdown()
     finally:
         sys.setswitchinterval(switch)
