@@ -24,7 +24,7 @@ from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.scurve_view import ScurveView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.tour import Tour
-from lshdesk.gui.widgets.signature_grid import SignatureView
+from lshdesk.gui.widgets.signature_view import SignatureView
 from lshdesk.gui.workers import GeneratorThread
 
 MAX_RECENT = 8

@@ -17,7 +17,8 @@ from lshdesk.core.pipeline import run, scan
 from lshdesk.core.shingling import shingle_strings
 from lshdesk.gui.models.signatures import Role, SignaturesModel
 from lshdesk.gui.widgets import signature_grid as sg
-from lshdesk.gui.widgets.signature_grid import SignatureGrid, SignatureView
+from lshdesk.gui.widgets.signature_grid import SignatureGrid
+from lshdesk.gui.widgets.signature_view import SignatureView
 
 FOX = "the quick brown fox jumps over the lazy dog near the river bank"
 FOX2 = "the quick brown fox leaps over the lazy dog near the river bank"
