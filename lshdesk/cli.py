@@ -18,44 +18,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _threshold(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"threshold must be a number in (0, 1], not {text!r}") from None
-    if not 0.0 < v <= 1.0:
-        raise argparse.ArgumentTypeError(f"threshold must be in (0, 1], not {text}")
-    return v
+def _bounded(parse, ok, what: str):
+    """An argparse type: ``parse`` the text, check it with ``ok``, else say ``what`` it must be (one line)."""
+
+    def check(text: str):
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{what}, not {text}")
+        return value
+
+    return check
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text}")
-    return v
-
-
-def _seed(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if not 0 <= v < 2**32:
-        raise argparse.ArgumentTypeError(f"seed must be from 0 to {2**32 - 1}, not {text}")
-    return v
-
-
-def _megabytes(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size cap must be a number of MB, not {text!r}") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"size cap must be more than 0 MB, not {text}")
-    return v
+_threshold = _bounded(float, lambda v: 0.0 < v <= 1.0, "threshold must be a number in (0, 1]")
+_positive = _bounded(int, lambda v: v >= 1, "expected a whole number of at least 1")
+_seed = _bounded(int, lambda v: 0 <= v < 2**32, f"seed must be a whole number from 0 to {2**32 - 1}")
+_megabytes = _bounded(float, lambda v: v > 0, "size cap must be a number of MB, more than 0 MB")
 
 
 def _formats(text: str) -> frozenset[str]:

@@ -36,7 +36,8 @@ class Skipped:
     reason: str
 
 
-def _human(n: int) -> str:
+def human_size(n: float) -> str:
+    """A byte count for people: '812 bytes', '4.2 KB', '1.3 MB'."""
     for unit in ("bytes", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
@@ -127,7 +128,7 @@ def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptio
     elif st.st_size == 0:
         yield Skipped(path, "empty file")
     elif st.st_size > options.max_bytes:
-        yield Skipped(path, f"larger than the size cap ({_human(st.st_size)} > {_human(options.max_bytes)})")
+        yield Skipped(path, f"larger than the size cap ({human_size(st.st_size)} > {human_size(options.max_bytes)})")
     else:
         yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns)
 
@@ -227,7 +228,7 @@ def read_bytes(path: str, max_bytes: int) -> bytes:
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        raise NotText(f"larger than the size cap ({_human(max_bytes)}); it grew while scanning")
+        raise NotText(f"larger than the size cap ({human_size(max_bytes)}); it grew while scanning")
     if not data:
         raise NotText("empty file")
     return data

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.corpus import human_size
 from lshdesk.gui.workers import GeneratorThread
 
 
@@ -32,14 +33,6 @@ def engine_settings(settings: QSettings) -> tuple[str, str]:
 
 def cache_enabled(settings: QSettings) -> bool:
     return str(settings.value("cache/enabled", "true")).lower() != "false"
-
-
-def _human(n: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1024
-    return ""
 
 
 def _probe(address: str):
@@ -124,7 +117,7 @@ class SettingsDialog(QDialog):
 
         path = default_path()
         size = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
-        self.cache_size.setText(f"{_human(size)} in {path.parent}")
+        self.cache_size.setText(f"{human_size(size)} in {path.parent}")
 
     def clear_cache(self) -> None:
         from lshdesk.core.cache import SignatureCache

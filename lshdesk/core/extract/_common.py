@@ -37,10 +37,6 @@ def failure(error: Exception, name: str) -> Exception:
     return NotText(f"corrupt {name}: {message[:1].lower()}{message[1:]}")
 
 
-def _human(n: int) -> str:
-    return f"{n / 2**20:.0f} MB" if n < 2**30 else f"{n / 2**30:.1f} GB"
-
-
 def open_zip(data: bytes, name: str) -> "zipfile.ZipFile":
     """The container as a ZipFile, refused when it is not one or would unpack to more than UNPACK_LIMIT."""
     import io
@@ -53,7 +49,9 @@ def open_zip(data: bytes, name: str) -> "zipfile.ZipFile":
         raise not_text(f"corrupt {name}: not a readable ZIP container{hint}") from None
     total = sum(i.file_size for i in zf.infolist())
     if total > UNPACK_LIMIT:
-        raise not_text(f"{name} would unpack to {_human(total)}, more than {_human(UNPACK_LIMIT)} (a ZIP bomb?)")
+        from lshdesk.core.corpus import human_size
+
+        raise not_text(f"{name} would unpack to {human_size(total)}, more than {human_size(UNPACK_LIMIT)} (a ZIP bomb?)")
     return zf
 
 
