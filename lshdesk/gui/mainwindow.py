@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from lshdesk import __version__
 from lshdesk.core import export
@@ -49,7 +49,11 @@ class MainWindow(QMainWindow):
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setObjectName("side_splitter")
         self.side.addWidget(self.corpus_panel)
-        self.side.addWidget(self.params_panel)
+        params_scroll = QScrollArea()  # on a short screen the parameters scroll instead of forcing the window taller
+        params_scroll.setWidgetResizable(True)
+        params_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        params_scroll.setWidget(self.params_panel)
+        self.side.addWidget(params_scroll)
         self.side.setStretchFactor(1, 1)
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")

@@ -58,3 +58,30 @@ def test_set_params_shows_them_without_announcing_an_edit(qtbot, panel):
     with qtbot.assertNotEmitted(panel.paramsEdited):
         panel.set_params(p)
     assert panel.params() == p
+
+
+def test_formats_and_skip_patterns_reach_the_scan(qtbot, window, tmp_path):
+    from gui_helpers import scan_and_wait
+
+    tmp_path = tmp_path / "docs"
+    tmp_path.mkdir()
+    text = "words that a plain file and a web page share, enough of them to make a pair " * 4
+    (tmp_path / "a.txt").write_text(text)
+    (tmp_path / "b.html").write_text(f"<html><body><p>{text}</p></body></html>")
+    (tmp_path / "c.log").write_text(text)
+    panel = window.params_panel
+    panel.threshold.setValue(0.5)
+    panel.files.actions["html"].setChecked(False)
+    panel.files.exclude.setText("*.log")
+    panel.files.exclude.editingFinished.emit()
+    assert panel.params().corpus.formats == frozenset(panel.files.actions) - {"html"}
+    assert "html" not in panel.files.button.text()
+    window.open_folders([str(tmp_path)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    r = window.state.result
+    assert r.docs.rel == ["a.txt"]
+    reasons = {s.path.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
+    assert reasons == {"b.html": "format not selected: html", "c.log": "excluded by a pattern"}
+    for action in panel.files.actions.values():
+        action.setChecked(False)
+    assert "at least one format" in panel.error.text() and not panel.scan_button.isEnabled()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scurve import optimal_banding, threshold as curve_threshold
+from lshdesk.gui.widgets.file_options import FileOptions
 
 SHINGLINGS = ["word", "word:2", "word:3", "word:5", "char:3", "char:5", "char:7"]
 
@@ -63,6 +64,7 @@ class ParamsPanel(QWidget):
         self.rows = QSpinBox()
         self.rows.setRange(1, 1024)
         self.rows.setToolTip("Rows per band: more rows make a band stricter.")
+        self.files = FileOptions()
         self.scheme_note = QLabel()
         self.scheme_note.setWordWrap(True)
         self.error = QLabel()
@@ -83,6 +85,7 @@ class ParamsPanel(QWidget):
         form.addRow("Hash family", self.family)
         form.addRow("Threshold", self.threshold)
         form.addRow("Bands x rows", scheme)
+        form.addRow("Files", self.files)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(form)
@@ -99,8 +102,10 @@ class ParamsPanel(QWidget):
         self.shingle.currentTextChanged.connect(self._edited)
         self.auto.toggled.connect(self._edited)
         self.scan_button.clicked.connect(self.scanRequested)
+        self.files.changed.connect(self._edited)
 
     def set_params(self, p: ScanParams) -> None:
+        self.files.set_options(p.corpus)
         widgets = (self.shingle, self.k, self.seed, self.family, self.threshold, self.auto, self.bands, self.rows)
         for w in widgets:
             w.blockSignals(True)
@@ -121,7 +126,7 @@ class ParamsPanel(QWidget):
         """The parameters shown, validated (raises LshdeskError with the fix)."""
         sig = SignatureParams(ShingleSpec.parse(self.shingle.currentText()), self.family.currentText(), self.k.value(), self.seed.value())
         banding = None if self.auto.isChecked() else Banding(self.bands.value(), self.rows.value())
-        return ScanParams(sig, round(self.threshold.value(), 4), banding)
+        return ScanParams(sig, round(self.threshold.value(), 4), banding, self.files.options())
 
     def _edited(self) -> None:
         self.bands.setEnabled(not self.auto.isChecked())

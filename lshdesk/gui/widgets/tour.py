@@ -25,12 +25,14 @@ class Tour(QFrame):
         super().__init__(parent)
         self.setObjectName("tour")
         self.setStyleSheet("#tour { background: palette(alternate-base); border: 1px solid palette(mid); border-radius: 6px; }")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(10, 6, 10, 6)
-        intro = QLabel("<b>Welcome to lshdesk.</b><br>Three things to do:")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 6, 10, 6)
+        intro = QLabel("<b>Welcome to lshdesk.</b> Three things to do:")
         intro.setWordWrap(True)
         intro.setMinimumWidth(60)
-        lay.addWidget(intro)
+        outer.addWidget(intro)
+        lay = QHBoxLayout()
+        outer.addLayout(lay)
         self.buttons: dict[str, QPushButton] = {}
         for title, text, key in STEPS:
             col = QVBoxLayout()
