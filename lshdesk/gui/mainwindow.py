@@ -355,6 +355,7 @@ class MainWindow(QMainWindow):
         self.signature_view.show_docs(sel.docs)
         if sel.pair is not None and self.state.result is not None:
             self.side_by_side.show_pair(self.state.result, self.names, *sel.pair)
+            self.results.select_pair(*sel.pair)  # a pair picked on the S-curve is selected in the table too
 
     def _focus_filter(self) -> None:
         self.tabs.setCurrentWidget(self.results)

@@ -102,3 +102,15 @@ def test_the_last_parameters_come_back_and_damaged_ones_are_ignored(qtbot, windo
     qtbot.addWidget(third)
     assert third.params_panel.params().threshold == 0.8  # the default, no crash
     assert third.shutdown()
+
+
+def test_a_pair_picked_on_the_s_curve_is_shown_everywhere(qtbot, window, corpus_dir):
+    result = _scanned(qtbot, window, corpus_dir)
+    i = len(result.pairs) - 1  # the least similar verified pair: not the row selected by default
+    pair = (int(result.pairs.left[i]), int(result.pairs.right[i]))
+    window.scurve_view.pairSelected.emit(*pair)
+    assert window.state.selection.docs == pair
+    rows = window.results.pairs.selectionModel().selectedRows()
+    assert len(rows) == 1 and window.results.pairs_model.pair_at(rows[0].row(), result) == pair
+    assert window.signature_view.docs == pair
+    qtbot.waitUntil(lambda: window.names[pair[0]] in window.side_by_side.a.title.text(), timeout=5000)
