@@ -115,10 +115,12 @@ def _scan(args: argparse.Namespace) -> int:
         return _fail("--scheduler goes with --engine dask")
     if (args.bands is None) != (args.rows is None):
         return _fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
-    paths = list(args.paths) + [p for p in args.reference if p not in args.paths]
-    for p in paths:
+    for p in list(args.paths) + list(args.reference):
         if not os.path.exists(p):
             return _fail(f"no such folder or file: {p}")
+    same = os.path.realpath  # 'docs', 'docs/' and './docs' are one folder
+    paths = list(dict.fromkeys(args.paths, None))
+    paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
     try:
         params = ScanParams(
             SignatureParams(args.shingle, args.family, args.num_perm, args.seed),
@@ -130,7 +132,8 @@ def _scan(args: argparse.Namespace) -> int:
         )
     except LshdeskError as e:
         return _fail(str(e))
-    reference = [i for i, p in enumerate(paths) if p in args.reference]
+    ref_real = {same(p) for p in args.reference}
+    reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
     show = not args.quiet and sys.stderr.isatty()
     last = [0.0]
 

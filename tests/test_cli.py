@@ -339,3 +339,41 @@ def test_cache_dir_and_no_cache(tmp_path, capsys):
     other = tmp_path / "other"
     assert main(["scan", str(docs), "--no-cache", "--cache-dir", str(other)]) == 0
     assert not other.exists()
+
+
+def test_reference_folder_named_with_a_trailing_slash(tmp_path, capsys):
+    from lshdesk.cli import main
+
+    text = "a report that was copied from the reference folder into the new one, word for word " * 3
+    for folder in ("new", "ref"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "doc.txt").write_text(text)
+    (tmp_path / "new" / "other.txt").write_text(text)  # a pair inside the new folder: not reported
+    outs = []
+    for ref in ("ref", "ref/", "./ref"):
+        assert main(["scan", str(tmp_path / "new"), os.path.join(str(tmp_path), ref), "--reference",
+                     os.path.join(str(tmp_path), ref), "--format", "json", "-q"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["pairs"] and all(o["pairs"] == outs[0]["pairs"] for o in outs)
+    assert all(("ref/" in p["a"]) != ("ref/" in p["b"]) for p in outs[0]["pairs"])
+    assert len(outs[0]["pairs"]) == 2
+
+
+def test_names_do_not_depend_on_the_disk_after_the_scan(tmp_path):
+    import shutil
+
+    from lshdesk.core.export import display_paths
+    from lshdesk.core.params import ScanParams
+    from lshdesk.core.pipeline import run, scan
+
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.txt").write_text("the same few words in two folders " * 5)
+    single = tmp_path / "single.txt"
+    single.write_text("a single file given on its own " * 5)
+    result = run(scan([str(tmp_path / "a"), str(tmp_path / "b"), str(single)], ScanParams(threshold=0.5)))
+    before = display_paths(result)
+    shutil.rmtree(tmp_path / "b")
+    single.unlink()
+    assert display_paths(result) == before
+    assert before == [f"{tmp_path}/a/x.txt", f"{tmp_path}/b/x.txt", str(single)]

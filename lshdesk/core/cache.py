@@ -75,9 +75,10 @@ class SignatureCache:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-                if tables and not _ours(conn, tables):
+                if tables and not _ours(conn, tables):  # someone else's database: never touch it
                     conn.close()
-                    raise sqlite3.DatabaseError("not an lshdesk signature cache")
+                    cache.warnings.append(f"{path} is not an lshdesk signature cache; it is left alone and the scan runs without a cache")
+                    return cache
                 conn.executescript(SCHEMA)
                 conn.execute("INSERT OR IGNORE INTO meta VALUES ('app', 'lshdesk')")
                 row = conn.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone()
@@ -158,7 +159,7 @@ class SignatureCache:
             self._fail(e)
 
     def forget_missing(self, key: str, roots: Sequence[str], present: set[str]) -> int:
-        """Drop rows of files below ``roots`` that were not found this time; return how many."""
+        """Drop rows of files below ``roots`` that no longer exist; return how many."""
         if self.conn is None:
             return 0
         gone: list[tuple[str, str]] = []
@@ -168,7 +169,8 @@ class SignatureCache:
                 cur = self.conn.execute(
                     "SELECT path FROM entries WHERE params = ? AND path >= ? AND path < ?", (key, prefix, prefix + "\U0010ffff")
                 )
-                gone += [(key, p) for (p,) in cur if p not in present]
+                # a file not listed this time may only have been filtered out (formats, patterns): keep its row
+                gone += [(key, p) for (p,) in cur if p not in present and not os.path.exists(p)]
             if gone:
                 self.conn.execute("BEGIN")
                 self.conn.executemany("DELETE FROM entries WHERE params = ? AND path = ?", gone)

@@ -10,21 +10,34 @@ import os
 from lshdesk.core.pipeline import ScanResult
 
 
+def _file_roots(result: ScanResult) -> set[int]:
+    """The roots that were single files, not folders: told from the scan's own data (the disk may have changed)."""
+    return {
+        int(r) for r, path in zip(result.docs.root.tolist(), result.docs.paths)
+        if os.path.abspath(result.roots[r]) == path
+    }
+
+
+def _one_folder(result: ScanResult) -> bool:
+    return len(result.roots) == 1 and 0 not in _file_roots(result)
+
+
 def display_paths(result: ScanResult) -> list[str]:
     """Each document's name for output: relative to the folder when one folder was scanned, '/'-separated."""
-    if len(result.roots) == 1 and os.path.isdir(result.roots[0]):
+    if _one_folder(result):
         return list(result.docs.rel)
-    return [_join(result.roots[r], rel) for r, rel in zip(result.docs.root.tolist(), result.docs.rel)]
+    files = _file_roots(result)
+    return [_join(result.roots[r], rel, r in files) for r, rel in zip(result.docs.root.tolist(), result.docs.rel)]
 
 
-def _join(root: str, rel: str) -> str:
-    if os.path.isdir(root):
-        return (os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel) if rel else root
-    return root.replace(os.sep, "/")
+def _join(root: str, rel: str, is_file: bool) -> str:
+    if is_file:
+        return root.replace(os.sep, "/")
+    return os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel
 
 
 def skipped_name(result: ScanResult, path: str) -> str:
-    if len(result.roots) == 1 and os.path.isdir(result.roots[0]):
+    if _one_folder(result):
         root = os.path.abspath(result.roots[0])
         if os.path.commonpath([root, path]) == root and path != root:
             return os.path.relpath(path, root).replace(os.sep, "/")

@@ -109,7 +109,7 @@ def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[st
         raise SessionError(f"no such session file: {path}") from None
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError, UnicodeDecodeError) as e:
         raise SessionError(f"{path} is not an lshdesk session or is damaged ({e})") from None
-    if header.get("magic") != MAGIC:
+    if not isinstance(header, dict) or header.get("magic") != MAGIC:
         raise SessionError(f"{path} is not an lshdesk session file")
     version = header.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
@@ -135,6 +135,6 @@ def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[st
             reference=tuple(header["reference"]),
             seconds=float(header["seconds"]),
         )
-    except (KeyError, TypeError, ValueError, LshdeskError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, LshdeskError) as e:
         raise SessionError(f"{path} is damaged: {e}") from None
     return result, tuple(int(i) for i in header.get("selection", [])), list(header.get("folders", header["roots"]))

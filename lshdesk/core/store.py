@@ -20,7 +20,8 @@ class ScanStore:
 
     def __init__(self, n_files: int, k: int, dtype: np.dtype, total_bytes: int) -> None:
         self.sigs = np.empty((n_files, k), dtype=dtype)
-        self.ids = np.empty(max(1 << 16, total_bytes // 6), dtype=np.uint32)  # ~6 bytes of text per shingle
+        # ~6 bytes of text per shingle, capped: PDFs and e-books are mostly images and compression, not text
+        self.ids = np.empty(min(max(1 << 16, total_bytes // 6), 1 << 26), dtype=np.uint32)
         self.counts = np.empty(n_files, dtype=np.int64)
         self.n_tokens = np.empty(n_files, dtype=np.int64)
         self.n_docs = 0

@@ -48,12 +48,13 @@ def choose_export(parent: QWidget, result: ScanResult, folder: str) -> str | Non
     path, chosen = QFileDialog.getSaveFileName(parent, "Export results", os.path.join(folder, "pairs.csv"), ";;".join(EXPORTS))
     if not path:
         return None
-    ext, _ = EXPORTS.get(chosen, ("csv", export.to_csv))
-    if path.lower().endswith(".json") and chosen not in EXPORTS:
-        chosen = next(k for k, v in EXPORTS.items() if v[0] == "json")
-    if not os.path.splitext(path)[1]:
-        path += "." + ext
-    return path if export_as(parent, result, path, chosen if chosen in EXPORTS else "csv") else None
+    typed = os.path.splitext(path)[1].lower().lstrip(".")
+    if typed in ("csv", "json") and EXPORTS.get(chosen, ("",))[0] != typed:  # the name the user typed wins
+        chosen = next(k for k, v in EXPORTS.items() if v[0] == typed)
+    chosen = chosen if chosen in EXPORTS else next(iter(EXPORTS))
+    if not typed:
+        path += "." + EXPORTS[chosen][0]
+    return path if export_as(parent, result, path, chosen) else None
 
 
 def choose_report(parent: QWidget, result: ScanResult, folder: str) -> str | None:

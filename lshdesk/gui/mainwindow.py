@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QThread
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
@@ -451,5 +451,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.setValue("window/side", self.side.saveState())
-        self.shutdown(5000)
+        if not self.shutdown(5000):  # a worker stuck in one long file: wait for it rather than let Qt abort
+            self.hide()
+            for thread in self.findChildren(QThread):
+                thread.wait()
         super().closeEvent(event)

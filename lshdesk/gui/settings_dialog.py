@@ -122,9 +122,19 @@ class SettingsDialog(QDialog):
     def clear_cache(self) -> None:
         from lshdesk.core.cache import SignatureCache
 
-        cache = SignatureCache.open()
-        cache.clear()
-        cache.close()
+        import sqlite3
+
+        cache = SignatureCache.open(timeout=0.5)
+        try:
+            if not cache.enabled:
+                raise sqlite3.OperationalError("; ".join(cache.warnings) or "the cache could not be opened")
+            cache.clear()
+            self.cache_size.setToolTip("")
+        except sqlite3.Error as e:
+            self.cache_size.setToolTip(f"Not cleared: {e}")
+            self.test_result.setText(f"The cache was not cleared: {e}")
+        finally:
+            cache.close()
         self._show_cache_size()
 
     def test_connection(self) -> None:

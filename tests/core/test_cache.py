@@ -47,10 +47,14 @@ def test_changed_size_or_time_or_params_is_a_miss(tmp_path):
 
 def test_removed_files_drop_out_only_below_the_scanned_folder(tmp_path):
     cache = SignatureCache.open(tmp_path / "c.sqlite3")
-    cache.store(KEY, [_row("/d/a.txt"), _row("/d/sub/b.txt"), _row("/e/c.txt"), _row("/dx/d.txt")])
-    assert cache.forget_missing(KEY, ["/d"], present={"/d/a.txt"}) == 1
-    files = [("/d/a.txt", 10, 5), ("/d/sub/b.txt", 10, 5), ("/e/c.txt", 10, 5), ("/dx/d.txt", 10, 5)]
-    assert sorted(cache.lookup(KEY, files, U32, SIG)) == [0, 2, 3]
+    d = tmp_path / "d"
+    (d / "sub").mkdir(parents=True)
+    kept_but_unlisted = d / "filtered.pdf"  # exists, only filtered out of this scan: its row stays
+    kept_but_unlisted.write_text("x")
+    cache.store(KEY, [_row(f"{d}/a.txt"), _row(f"{d}/sub/b.txt"), _row(str(kept_but_unlisted)), _row("/e/c.txt"), _row(f"{d}x/d.txt")])
+    assert cache.forget_missing(KEY, [str(d)], present={f"{d}/a.txt"}) == 1
+    files = [(f"{d}/a.txt", 10, 5), (f"{d}/sub/b.txt", 10, 5), (str(kept_but_unlisted), 10, 5), ("/e/c.txt", 10, 5), (f"{d}x/d.txt", 10, 5)]
+    assert sorted(cache.lookup(KEY, files, U32, SIG)) == [0, 2, 3, 4]
 
 
 def test_a_damaged_cache_file_is_set_aside_and_rebuilt(tmp_path):
@@ -65,17 +69,18 @@ def test_a_damaged_cache_file_is_set_aside_and_rebuilt(tmp_path):
     assert cache.lookup(KEY, [("/d/a.txt", 10, 5)], U32, SIG)
 
 
-def test_a_foreign_database_is_set_aside_untouched(tmp_path):
+def test_a_foreign_database_is_left_alone(tmp_path):
     path = tmp_path / "c.sqlite3"
     conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("CREATE TABLE photos (name TEXT)")
     conn.execute("INSERT INTO photos VALUES ('holiday.jpg')")
     conn.commit()
-    conn.close()
     cache = SignatureCache.open(path)
-    assert cache.enabled and any("not an lshdesk signature cache" in w for w in cache.warnings)
-    aside = next(p for p in tmp_path.iterdir() if ".damaged-" in p.name)
-    assert sqlite3.connect(aside).execute("SELECT name FROM photos").fetchone() == ("holiday.jpg",)
+    assert not cache.enabled and any("not an lshdesk signature cache" in w for w in cache.warnings)
+    assert not [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    conn.close()
+    assert sqlite3.connect(path).execute("SELECT name FROM photos").fetchone() == ("holiday.jpg",)
 
 
 def test_a_locked_cache_is_left_alone_and_the_scan_goes_on_without_it(tmp_path):

@@ -105,3 +105,15 @@ def test_pickled_arrays_are_never_loaded(result, tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(SessionError, match="no such session file"):
         load_session(tmp_path / "nope.lshdesk")
+
+
+def test_a_header_that_is_not_an_object_is_refused(result, tmp_path):
+    path = tmp_path / "list.lshdesk"
+    save_session(path, result)
+    with zipfile.ZipFile(path) as z:
+        arrays = z.read("arrays.npz")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", "[1, 2]")
+        z.writestr("arrays.npz", arrays)
+    with pytest.raises(SessionError, match="not an lshdesk session"):
+        load_session(path)

@@ -114,3 +114,19 @@ def test_a_pair_picked_on_the_s_curve_is_shown_everywhere(qtbot, window, corpus_
     assert len(rows) == 1 and window.results.pairs_model.pair_at(rows[0].row(), result) == pair
     assert window.signature_view.docs == pair
     qtbot.waitUntil(lambda: window.names[pair[0]] in window.side_by_side.a.title.text(), timeout=5000)
+
+
+def test_export_follows_the_extension_typed(qtbot, window, corpus_dir, tmp_path, monkeypatch):
+    import json
+
+    result = _scanned(qtbot, window, corpus_dir)
+    csv_filter = next(k for k in file_actions.EXPORTS if k.startswith("Pairs as CSV"))
+    target = tmp_path / "out.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), csv_filter))
+    window.actions.export.trigger()
+    assert json.loads(target.read_text(encoding="utf-8"))["pairs"]  # JSON, as the name says, despite the filter
+    bare = tmp_path / "groups"
+    groups_filter = next(k for k in file_actions.EXPORTS if k.startswith("Groups"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(bare), groups_filter))
+    window.actions.export.trigger()
+    assert (tmp_path / "groups.csv").read_text(encoding="utf-8") == export.to_groups_csv(result)
