@@ -28,6 +28,7 @@ from lshdesk.gui.widgets.signature_view import SignatureView
 from lshdesk.gui.workers import GeneratorThread
 
 MAX_RECENT = 8
+LEARN_MAX_DOCS = 200  # 'use my files' in the lessons reads at most this many documents (of at most 1 MB each)
 
 
 class MainWindow(QMainWindow):
@@ -345,8 +346,10 @@ class MainWindow(QMainWindow):
         """(name, text) of the scanned documents, for the lessons' 'use my files' (read when asked, not kept)."""
         r, out = self.state.result, []
         for name, path in zip(self.names, r.docs.paths if r is not None else []):
+            if len(out) >= LEARN_MAX_DOCS:  # the lessons use at most 200 documents: read no more
+                break
             try:
-                out.append((name, read_text(path, r.params.corpus.max_bytes)))
+                out.append((name, read_text(path, min(r.params.corpus.max_bytes, 1 << 20))))
             except (OSError, NotText):
                 pass
         return out
