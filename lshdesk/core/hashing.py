@@ -16,11 +16,6 @@ _S27 = np.uint64(27)
 _S37 = np.uint64(37)
 
 
-def token_hash(token: str) -> int:
-    """A token's 64-bit BLAKE2b id: the first 8 bytes of its UTF-8 BLAKE2b digest, little-endian (not used by scans)."""
-    return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest(), "little")
-
-
 def token_id(token: str) -> int:
     """A token's 64-bit id, as the byte tokenizer computes it (``tokenkernels.tokenize_bytes``), for a normalised token.
 
@@ -38,20 +33,6 @@ def token_id(token: str) -> int:
         h ^= h >> shift
         h = h * mul & mask
     return h
-
-
-class TokenHasher(dict):
-    """A bounded memo of ``token_hash`` (kept for callers; scans hash tokens in the compiled tokenizer instead)."""
-
-    def __init__(self, max_size: int = 2_000_000) -> None:
-        super().__init__()
-        self.max_size = max_size
-
-    def __missing__(self, token: str) -> int:
-        if len(self) >= self.max_size:
-            self.clear()
-        value = self[token] = token_hash(token)
-        return value
 
 
 def fmix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:

@@ -26,12 +26,11 @@ from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.cache import SignatureCache, params_key
 from lshdesk.core.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.frontend import Listing, index_batches, read_and_sign_cached, read_and_sign_listed
-from lshdesk.core.hashing import TokenHasher
 from lshdesk.core.lsh import Candidates, candidate_pairs
-from lshdesk.core.minhash import HashFamily, make_family
+from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scurve import optimal_banding
-from lshdesk.core.shingling import IDS_VERSION, ShingleBatch, hash_shingles, shingle_strings
+from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.store import ScanStore as _Store
 
 BATCH_FILES = 512  # files per batch at most (and at most frontend.BATCH_BYTES of them, unless one file is larger)
@@ -82,18 +81,6 @@ class ScanResult:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     cached: int = 0  # documents whose signature came from the signature cache
     warnings: tuple[str, ...] = ()  # what went wrong without stopping the scan (e.g. a damaged cache set aside)
-
-
-def sign_batch(
-    texts: list[str], params: ScanParams, family: HashFamily, hasher: TokenHasher | None = None
-) -> tuple[ShingleBatch, np.ndarray]:
-    """Shingle ids and signatures of a batch of texts (``hasher`` is not used any more)."""
-    batch = hash_shingles(texts, params.signature.shingle, hasher)
-    if family.needs_strings:
-        sigs = family.sign_strings([shingle_strings(t, params.signature.shingle) for t in texts])
-    else:
-        sigs = family.sign_ids(batch)
-    return batch, sigs
 
 
 def _collect(item: tuple, store: _Store, files: Listing, kept: list[int], skipped: list[Skipped], remember) -> int:
@@ -236,17 +223,6 @@ def scan(
         tuple(reference), elapsed, stage_t,
         len(use.hits) if use is not None else 0, tuple(cache.warnings) if cache is not None else (),
     )
-
-
-def warm_up() -> None:
-    """Load every compiled kernel a default scan uses (~0.3 s; the first time after installing, compile them,
-    ~7 s): call once at start-up on a worker thread, so the first scan does not pay it."""
-    texts = ["warm up the kernels once", "warm up the kernels once more", "réchauffer"]
-    params = ScanParams()
-    family = make_family(params.signature)
-    batch, sigs = sign_batch(texts, params, family)
-    cands, pairs = find_pairs(sigs, batch, Banding(32, 4), 0.5, np.zeros(len(texts), dtype=np.int64))
-    group_min_similarity(groups(len(texts), pairs.left, pairs.right), batch)
 
 
 def run(gen: Generator[Progress, None, ScanResult], on_progress: Callable[[Progress], None] | None = None) -> ScanResult:

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core import tokenkernels
-from lshdesk.core.hashing import TokenHasher, fmix64
+from lshdesk.core.hashing import fmix64
 from lshdesk.core.params import ShingleSpec
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
@@ -172,11 +172,8 @@ def char_batch(texts: Sequence[str], n: int) -> ShingleBatch:
     return ShingleBatch(ids, id_off, counts)
 
 
-def hash_shingles(texts: Sequence[str], spec: ShingleSpec, hasher: TokenHasher | None = None) -> ShingleBatch:
-    """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes.
-
-    ``hasher`` is accepted for compatibility and not used: token ids are computed from bytes by the kernel.
-    """
+def hash_shingles(texts: Sequence[str], spec: ShingleSpec) -> ShingleBatch:
+    """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes."""
     if not texts:
         return empty_batch()
     if spec.kind == "char":
