@@ -20,8 +20,9 @@ class CorpusPanel(QWidget):
         self.list = QListWidget()
         self.list.setAccessibleName("Folders")
         self.list.setToolTip(
-            "Folders to scan. Tick a folder to make it a reference: its documents are only compared "
-            "with the other folders' documents, not among themselves."
+            "Folders to scan. Tick a folder to make it a reference: then only pairs with one document in a "
+            "reference folder and one in another folder are reported (new work checked against known sources, "
+            "as plagiarism checkers do); pairs inside the same side are not."
         )
         self.caption = QLabel("Folders to compare (tick a <b>reference</b> folder):")
         self.caption.setToolTip(self.list.toolTip())
