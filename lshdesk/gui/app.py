@@ -48,7 +48,7 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
 def run_app(paths: list[str] | None = None) -> int:
     """Open the main window on ``paths`` (or the sample corpus) and run the event loop."""
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QColor, QPixmap
+    from PySide6.QtGui import QPalette, QPixmap
     from PySide6.QtWidgets import QApplication, QSplashScreen
 
     from lshdesk.gui.errors import ErrorReporter
@@ -58,13 +58,14 @@ def run_app(paths: list[str] | None = None) -> int:
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
     app.setWindowIcon(icon("app"))
-    pixmap = QPixmap(460, 110)
-    pixmap.fill(QColor("#f4f7fb"))
+    pixmap = QPixmap(460, 110)  # in the system's colours, light or dark (lshdesk never forces a palette)
+    pixmap.fill(app.palette().color(QPalette.ColorRole.Window))
     splash = QSplashScreen(pixmap)  # the kernels load before the window (the first start compiles them: ~10 s)
     splash.show()
     splash.showMessage(
         "lshdesk\nPreparing the compiled kernels (the first start after installing takes a few seconds)…",
         Qt.AlignmentFlag.AlignCenter,
+        app.palette().color(QPalette.ColorRole.WindowText),
     )
     app.processEvents()
     window = make_window()

@@ -8,7 +8,6 @@ from PySide6.QtCore import QSettings, Qt, QThread
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
-from lshdesk import __version__
 from lshdesk.core import export
 from lshdesk.core.corpus import NotText, read_text
 from lshdesk.core.errors import LshdeskError
@@ -53,6 +52,7 @@ class MainWindow(QMainWindow):
         params_scroll = QScrollArea()  # on a short screen the parameters scroll instead of forcing the window taller
         params_scroll.setWidgetResizable(True)
         params_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        params_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the parameters, which it scrolls into view
         params_scroll.setWidget(self.params_panel)
         self.side.addWidget(params_scroll)
         self.side.setStretchFactor(1, 1)
@@ -443,12 +443,13 @@ class MainWindow(QMainWindow):
         dialog.show()
 
     def _about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About lshdesk",
-            f"<b>lshdesk {__version__}</b><p>Finds near-duplicate documents with MinHash + LSH, and shows how.</p>"
-            "<p>MIT licence. Built with PySide6 (LGPL), pyqtgraph (MIT), numpy and numba (BSD).</p>",
-        )
+        """Help > About: version, purpose and the libraries' licences, in a window that does not block."""
+        from lshdesk.gui.about import AboutDialog
+
+        dialog = AboutDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.about_dialog = dialog
+        dialog.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -52,6 +52,7 @@ class SettingsDialog(QDialog):
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
+        self.setMinimumWidth(480)
         self.settings = settings
         kind, address = engine_settings(settings)
         self.local = QRadioButton("This machine (both cores)")

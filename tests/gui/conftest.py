@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import make_corpus, running_threads
+from gui_helpers import dark_palette, make_corpus, running_threads
 from PySide6.QtCore import QSettings
 
 from lshdesk.gui.mainwindow import MainWindow
@@ -31,6 +31,15 @@ def window(qtbot, settings):
     yield w
     assert w.shutdown(5000), "worker threads still running at teardown"
     assert not running_threads(w)
+
+
+@pytest.fixture
+def dark(qapp):
+    """The application under a dark palette for the test (as when the system's scheme is dark), then back."""
+    old = qapp.palette()
+    qapp.setPalette(dark_palette())
+    yield qapp.palette()
+    qapp.setPalette(old)
 
 
 @pytest.fixture(scope="session")

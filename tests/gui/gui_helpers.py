@@ -124,3 +124,50 @@ def scan_and_wait(qtbot, window, start=None, timeout: int = 20000) -> None:
     with qtbot.waitSignal(window.state.resultChanged, timeout=timeout):
         (start or window.start_scan)()
     assert not window.is_scanning()
+
+
+def dark_palette():
+    """A dark palette like the systems' dark schemes (light text on near-black), to test lshdesk under it."""
+    from PySide6.QtGui import QColor, QPalette
+
+    p = QPalette()
+    roles = QPalette.ColorRole
+    colours = {
+        roles.Window: "#2b2b2b", roles.WindowText: "#e6e6e6", roles.Base: "#1e1e1e", roles.AlternateBase: "#2f2f2f",
+        roles.ToolTipBase: "#3a3a3a", roles.ToolTipText: "#f0f0f0", roles.PlaceholderText: "#8a8a8a",
+        roles.Text: "#e6e6e6", roles.Button: "#353535", roles.ButtonText: "#e6e6e6", roles.BrightText: "#ff6b6b",
+        roles.Light: "#505050", roles.Midlight: "#3f3f3f", roles.Mid: "#2a2a2a", roles.Dark: "#1a1a1a",
+        roles.Shadow: "#000000", roles.Highlight: "#3d7fd6", roles.HighlightedText: "#ffffff", roles.Link: "#6cb4ff",
+        roles.LinkVisited: "#c79cff",
+    }
+    for role, colour in colours.items():
+        p.setColor(role, QColor(colour))
+    for role in (roles.Text, roles.WindowText, roles.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
+    return p
+
+
+def wcag_contrast(a, b) -> float:
+    """The WCAG 2 contrast ratio of two QColors, computed here from the definition (not with lshdesk's theme)."""
+
+    def lum(c) -> float:
+        def lin(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * lin(c.red() / 255) + 0.7152 * lin(c.green() / 255) + 0.0722 * lin(c.blue() / 255)
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_and_paper(image, rect) -> tuple:
+    """In ``rect`` of a QImage: the background (the commonest colour) and the text's colour (the pixel that
+    contrasts most with it)."""
+    from collections import Counter
+
+    pixels = [image.pixelColor(x, y) for x in range(rect.left(), rect.right() + 1)
+              for y in range(rect.top(), rect.bottom() + 1)]
+    paper = Counter(p.rgb() for p in pixels).most_common(1)[0][0]
+    paper = next(p for p in pixels if p.rgb() == paper)
+    ink = max(pixels, key=lambda p: wcag_contrast(p, paper))
+    return paper, ink

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -236,8 +237,13 @@ def test_error_experiment_runs_in_a_worker_and_exports(view, qtbot, tmp_path, mo
     assert [int(r["k"]) for r in rows] == list(res.ks)
     png = tmp_path / "err.png"
     monkeypatch.setattr(experiment_base.QFileDialog, "getSaveFileName", lambda *a, **k: (str(png), ""))
-    qtbot.mouseClick(page.export_png_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(page.export_plot_button, Qt.MouseButton.LeftButton)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "err"  # no extension typed: the chosen filter's is added
+    monkeypatch.setattr(experiment_base.QFileDialog, "getSaveFileName", lambda *a, **k: (str(svg), "SVG drawing (*.svg)"))
+    qtbot.mouseClick(page.export_plot_button, Qt.MouseButton.LeftButton)
+    root = ElementTree.parse(tmp_path / "err.svg").getroot()
+    assert root.tag.endswith("svg") and "mean |estimate" in (tmp_path / "err.svg").read_text(encoding="utf-8")
 
 
 def test_banding_experiment_cancel_and_rerun(view, qtbot):

@@ -17,6 +17,7 @@ from lshdesk.core.pipeline import run, scan
 from lshdesk.core.shingling import shingle_strings
 from lshdesk.gui.models.signatures import Role, SignaturesModel
 from lshdesk.gui.widgets import signature_grid as sg
+from lshdesk.gui.widgets import signature_paint as sp
 from lshdesk.gui.widgets.signature_grid import SignatureGrid
 from lshdesk.gui.widgets.signature_view import SignatureView
 
@@ -198,15 +199,16 @@ def test_pixels_show_agreement_and_bucket(grid, qtbot) -> None:
     qtbot.wait(10)
     header = grid.table.horizontalHeader()
     strip = header.viewport().grab().toImage()
-    for b, want in ((hit[0], sg.BUCKET_STRIP), (miss[0], None)):
+    strip_colour, some_colour = sp.BUCKET_STRIP.color(), sp.BUCKET_STRIP_SOME.color()
+    for b, want in ((hit[0], strip_colour), (miss[0], None)):
         x = header.sectionViewportPosition(4 * b) + 5
         colour = strip.pixelColor(x, 2)
-        assert (colour == want) if want is not None else (colour != sg.BUCKET_STRIP and colour != sg.BUCKET_STRIP_SOME)
+        assert (colour == want) if want is not None else (colour != strip_colour and colour != some_colour)
     cells = grid.table.viewport().grab().toImage()
     lone = int(np.flatnonzero(same & ~np.isin(np.arange(16) // 4, hit))[0]) if (same & ~np.isin(np.arange(16) // 4, hit)).any() else None
     differ = int(np.flatnonzero(~same)[0])
-    for col, want in ((4 * hit[0], sg.BUCKET), (differ, grid.palette().color(grid.palette().ColorRole.Base))) + (
-        ((lone, sg.AGREE),) if lone is not None else ()
+    for col, want in ((4 * hit[0], sp.BUCKET.color()), (differ, grid.palette().color(grid.palette().ColorRole.Base))) + (
+        ((lone, sp.AGREE.color()),) if lone is not None else ()
     ):
         rect = grid.table.visualRect(grid.model.index(0, col))
         assert cells.pixelColor(rect.left() + 3, rect.top() + 2) == want, col

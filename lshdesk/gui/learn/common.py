@@ -1,4 +1,4 @@
-"""Shared parts of the Learn pages: the page frame, the 'use my files' source, colours and rich-text helpers."""
+"""Shared parts of the Learn pages: the page frame, the 'use my files' source, the plot, and rich-text helpers."""
 
 from __future__ import annotations
 
@@ -7,17 +7,14 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.shingling import tokenize
+from lshdesk.gui.plots.export import add_export_action, export_plot
+from lshdesk.gui.theme import ACCENT, ERROR, app_palette, blend, keep_color, keep_style, plot_colors, style_plot_item, watch_palette
 
-NAVY = "#1d3557"
-TEAL = "#2a9d8f"
-TEAL_BG = "#d9f2ee"
-AMBER_BG = "#ffe8a3"
-RED = "#e63946"
-SET_COLORS = ("#e63946", "#457b9d", "#2a9d8f", "#e76f51", "#6a4c93")  # the demo's set colours
 MAX_LESSON_DOCS = 120  # documents of the user's corpus used by lessons 3 and 4 (pairs grow as n^2)
 
 TextsProvider = Callable[[], list[tuple[str, str]]]
@@ -68,22 +65,29 @@ class LessonPage(QScrollArea):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the page's controls, scrolled into view
         inner = QWidget()
         self.body = QVBoxLayout(inner)
         self.body.setContentsMargins(16, 10, 16, 10)
         self.body.setSpacing(8)
-        self.title = QLabel(f"<h2 style='color:{NAVY}; margin:0'>{esc(title)}</h2>")
+        self.title = QLabel(f"<h2 style='margin:0'>{esc(title)}</h2>")
+        self.title.setAccessibleName(title)
+        keep_color(self.title, ACCENT)
         self.intro = rich_label(intro_html)
         self.body.addWidget(self.title)
         self.body.addWidget(self.intro)
         self.setWidget(inner)
         self.use_files: QCheckBox | None = None
+        watch_palette(self, self.restyle)
+
+    def restyle(self) -> None:
+        """The palette changed (light / dark): pages whose HTML carries colours show it again."""
 
     def add_use_files(self, source: CorpusSource, on_toggle: Callable[[bool], None]) -> QCheckBox:
         """A 'Use my files' switch, enabled when a corpus is loaded; unticks itself (with the reason) on failure."""
         box = QCheckBox("Use my files (the loaded corpus) instead of the built-in examples")
         note = QLabel()
-        note.setStyleSheet(f"color:{RED}")
+        keep_color(note, ERROR)
         note.hide()
 
         def refresh() -> None:
@@ -123,21 +127,58 @@ def rich_label(text: str, selectable: bool = False) -> QLabel:
     return label
 
 
-def formula_box(text: str) -> QLabel:
-    """A formula or key fact, set off from the text in a light box."""
-    label = rich_label(text)
-    label.setStyleSheet("QLabel { background:#f1f4f8; border:1px solid #c9d3e0; border-radius:6px; padding:6px 10px; }")
+def buddy(text: str, widget: QWidget) -> QLabel:
+    """A label naming ``widget`` (screen readers read it as the widget's name)."""
+    label = QLabel(text)
+    label.setBuddy(widget)
     return label
 
 
-class Plot(pg.PlotWidget):
-    """A white pyqtgraph plot whose size hint is modest, so a page's text and controls fit above it."""
+def formula_box(text: str) -> QLabel:
+    """A formula or key fact, set off from the text in a light box."""
+    label = rich_label(text)
+    keep_style(label, _box_css)
+    return label
 
-    def __init__(self, height: int = 260, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+
+def _box_css() -> str:
+    """A box tinted towards the palette's highlight: pale blue on a light palette, blue-grey on a dark one."""
+    p = app_palette()
+    base, hl = p.color(QPalette.ColorRole.Base), p.color(QPalette.ColorRole.Highlight)
+    return (f"QLabel {{ background:{blend(base, hl, 0.07).name()}; color:{p.color(QPalette.ColorRole.Text).name()}; "
+            f"border:1px solid {blend(base, hl, 0.35).name()}; border-radius:6px; padding:6px 10px; }}")
+
+
+class Plot(pg.PlotWidget):
+    """A lesson's plot in the palette's colours, whose size hint is modest so a page's text and controls fit above
+    it; right-click exports it as PNG or SVG."""
+
+    def __init__(self, height: int = 260, name: str = "plot", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self._height = height
         self.setMinimumHeight(height - 40)
         self.showGrid(x=True, y=True, alpha=0.25)
+        self.name = name
+        self.setAccessibleName(name.replace("_", " ").capitalize() + " plot")
+        self.restyle()
+        watch_palette(self, self.restyle)
+        add_export_action(self, self.export, name, "Export the plot")
+
+    def addLegend(self, *args, **kwargs):
+        legend = self.getPlotItem().addLegend(*args, **kwargs)
+        self.restyle()
+        return legend
+
+    def restyle(self) -> None:
+        if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
+            return
+        c = plot_colors()
+        self.setBackground(c.background)
+        style_plot_item(self.getPlotItem(), c)
+
+    def export(self, path: str) -> None:
+        """Save the plot as PNG or SVG (by the extension)."""
+        export_plot(self, path, self.name, f"lshdesk: {self.name}")
 
     def sizeHint(self) -> QSize:
         return QSize(600, self._height)

@@ -1,7 +1,8 @@
-"""An experiment page: data source, seeds, Run / Cancel in a worker thread, a plot, and CSV / PNG export."""
+"""An experiment page: data source, seeds, Run / Cancel in a worker thread, a plot, and CSV / PNG / SVG export."""
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Callable, Generator
 
@@ -10,7 +11,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QRadioButton,
@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 from lshdesk.core import teaching as t
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
-from lshdesk.gui.learn.common import RED, CorpusSource, LessonPage, Plot, rich_label
+from lshdesk.gui.learn.common import CorpusSource, LessonPage, Plot, buddy, rich_label
+from lshdesk.gui.plots.export import choose_path
+from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import GeneratorThread
 
 SHINGLINGS = ("word", "word:2", "word:3", "char:5")
@@ -54,6 +56,7 @@ class ExperimentPage(LessonPage):
         self.n_docs.setRange(2, 200)
         self.n_docs.setValue(40)
         self.n_docs.setSuffix(" docs")
+        self.n_docs.setAccessibleName("Number of my files")
         self.shingling = QComboBox()
         self.shingling.addItems(SHINGLINGS)
         self.shingling.setToolTip("What each document's set is made of; the entry used word sets")
@@ -62,20 +65,21 @@ class ExperimentPage(LessonPage):
         self.seeds.setValue(self.default_seeds)
         self.seeds.setToolTip("How many independent draws of the hash functions (seeds 1, 2, …, N) to average over")
         self.export_csv_button = QPushButton("Export CSV…")
-        self.export_png_button = QPushButton("Export PNG…")
-        for b in (self.export_csv_button, self.export_png_button):
+        self.export_plot_button = QPushButton("Export plot…")
+        self.export_plot_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
+        for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(False)
         data = QHBoxLayout()
-        data.addWidget(QLabel("Data:"))
+        data.addWidget(buddy("Data:", self.sample_radio))
         data.addWidget(self.sample_radio)
         data.addWidget(self.files_radio)
         data.addWidget(self.n_docs)
         data.addSpacing(8)
-        data.addWidget(QLabel("shingles"))
+        data.addWidget(buddy("shingles", self.shingling))
         data.addWidget(self.shingling)
         data.addStretch(1)
         data.addWidget(self.export_csv_button)
-        data.addWidget(self.export_png_button)
+        data.addWidget(self.export_plot_button)
         self.options = QHBoxLayout()  # a page's own options, after the seeds
         self.options.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("Run")
@@ -84,10 +88,11 @@ class ExperimentPage(LessonPage):
         self.bar = QProgressBar()
         self.bar.setFixedWidth(150)
         self.bar.setFormat("%v / %m")
-        self.status = QLabel("Press Run.")
+        self.status = rich_label("Press Run.")
+        self.status.setWordWrap(False)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         run = QHBoxLayout()
-        run.addWidget(QLabel("seeds N"))
+        run.addWidget(buddy("seeds N", self.seeds))
         run.addWidget(self.seeds)
         run.addLayout(self.options)
         for w in (self.run_button, self.cancel_button, self.bar):
@@ -95,8 +100,8 @@ class ExperimentPage(LessonPage):
         run.addWidget(self.status, 1)
         self.body.addLayout(data)
         self.body.addLayout(run)
-        self.plot = Plot(320)
-        self.plot.addLegend(offset=(-10, 10), labelTextColor="#333")
+        self.plot = Plot(320, self.csv_name.removesuffix(".csv"))
+        self.plot.addLegend(offset=(-10, 10))
         self.body.addWidget(self.plot, 1)
         self.table = rich_label("", selectable=True)
         self.body.addWidget(self.table)
@@ -104,7 +109,7 @@ class ExperimentPage(LessonPage):
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)
         self.export_csv_button.clicked.connect(self.choose_csv)
-        self.export_png_button.clicked.connect(self.choose_png)
+        self.export_plot_button.clicked.connect(self.choose_plot)
         source.changed.connect(self._source_changed)
         self._source_changed()
 
@@ -115,6 +120,15 @@ class ExperimentPage(LessonPage):
 
     def show_result(self, result) -> None:
         raise NotImplementedError
+
+    def restyle(self) -> None:
+        if self.result is not None:
+            self.show_result(self.result)
+
+    def say(self, text: str, error: bool = False) -> None:
+        """Show a status message (an error in the palette's error colour)."""
+        text = html.escape(text, quote=False)
+        self.status.setText(f"<span style='color:{ERROR.name()}'>{text}</span>" if error else text)
 
     # --- running --------------------------------------------------------------------------------------------------
     def _source_changed(self) -> None:
@@ -154,8 +168,7 @@ class ExperimentPage(LessonPage):
         self._threads.append(worker)
         self.bar.setRange(0, n)
         self.bar.setValue(0)
-        self.status.setStyleSheet("")
-        self.status.setText(f"Running on {self.data_name}…")
+        self.say(f"Running on {self.data_name}…")
         self.cancel_button.setEnabled(True)
         worker.start()
 
@@ -164,7 +177,7 @@ class ExperimentPage(LessonPage):
             self._worker.cancel()
             self._worker = None
             self.cancel_button.setEnabled(False)
-            self.status.setText("Cancelled.")
+            self.say("Cancelled.")
 
     def is_running(self) -> bool:
         return self._worker is not None
@@ -179,8 +192,8 @@ class ExperimentPage(LessonPage):
         self._worker = None
         self.cancel_button.setEnabled(False)
         self.result = result
-        self.status.setText(f"Done: {self.data_name}.")
-        for b in (self.export_csv_button, self.export_png_button):
+        self.say(f"Done: {self.data_name}.")
+        for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(True)
         self.show_result(result)
 
@@ -188,7 +201,7 @@ class ExperimentPage(LessonPage):
         if rid == self._request and self._worker is not None:
             self._worker = None
             self.cancel_button.setEnabled(False)
-            self.status.setText("Cancelled.")
+            self.say("Cancelled.")
 
     def _on_failed(self, rid: int, message: str, _details: str) -> None:
         if rid == self._request and self._worker is not None:
@@ -197,8 +210,7 @@ class ExperimentPage(LessonPage):
 
     def _fail(self, message: str) -> None:
         self.cancel_button.setEnabled(False)
-        self.status.setStyleSheet(f"color:{RED}")
-        self.status.setText(message)
+        self.say(message, error=True)
 
     def _reap(self) -> None:
         self._threads = [w for w in self._threads if w.isRunning()]
@@ -215,18 +227,17 @@ class ExperimentPage(LessonPage):
         with open(path, "w", encoding="utf-8", newline="") as f:
             f.write(self.result.to_csv())
 
-    def export_png(self, path: str) -> None:
-        if not self.plot.grab().save(path, "PNG"):
-            raise OSError(f"cannot write {path}")
+    def export_plot(self, path: str) -> None:
+        """Save the plot as PNG or SVG (by the extension), through the export every plot shares."""
+        self.plot.export(path)
 
     def choose_csv(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export the figures as CSV", self.csv_name, "CSV (*.csv)")
         self._export(path, self.export_csv)
 
-    def choose_png(self) -> None:
-        name = self.csv_name.replace(".csv", ".png")
-        path, _ = QFileDialog.getSaveFileName(self, "Export the plot as PNG", name, "PNG image (*.png)")
-        self._export(path, self.export_png)
+    def choose_plot(self) -> None:
+        path = choose_path(self, "Export the plot as PNG or SVG", self.csv_name.removesuffix(".csv"))
+        self._export(path, self.export_plot)
 
     def _export(self, path: str, write) -> None:
         if not path or self.result is None:
@@ -236,4 +247,4 @@ class ExperimentPage(LessonPage):
         except OSError as e:
             self._fail(f"Export failed: {e.strerror or e}")
             return
-        self.status.setText(f"Exported to {path}")
+        self.say(f"Exported to {path}")

@@ -9,16 +9,18 @@ from collections.abc import Callable, Generator
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
 from lshdesk.core import experiments as ex
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scurve import presets
-from lshdesk.gui.learn.common import NAVY, CorpusSource
+from lshdesk.gui.learn.common import CorpusSource, buddy
 from lshdesk.gui.learn.experiment_base import ExperimentPage
+from lshdesk.gui.theme import ACCENT, ERROR, plot_colors
 
 ORANGE = "#e76f51"
 GREY = "#888888"
+RECALL = "#2a9d8f"
 
 ERROR_INTRO = (
     "How far is the estimate (agreeing slots / k) from the true Jaccard similarity? For every pair of the "
@@ -33,7 +35,7 @@ BANDING_INTRO = (
     "(<b>recall</b>), and how often does it make dissimilar pairs candidates (<b>false-positive rate</b>)? "
     "Measured over N seeds with k = 16: <b>strict</b> (1 band of 16 rows) needs the whole signature to agree, "
     "<b>balanced</b> (4 × 4) one band of 4 slots, <b>loose</b> (16 × 1) any single slot. No scheme maximises "
-    "recall and minimises false positives at once: it is a trade to choose. Black lines: what the S-curve "
+    "recall and minimises false positives at once: it is a trade to choose. Hollow bars: what the S-curve "
     "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; yellow diamonds: the entry's 200-seed figures on its own eight sentences."
 )
 
@@ -55,12 +57,22 @@ class ErrorPage(ExperimentPage):
         p.getAxis("left").enableAutoSIPrefix(False)
         p.setMouseEnabled(x=False, y=False)
         self.theory = p.plot(pen=pg.mkPen(GREY, width=2, style=Qt.PenStyle.DashLine), name="theory: Binomial(k, J)")
-        self.measured = p.plot(pen=pg.mkPen(NAVY, width=2), symbol="o", symbolBrush=NAVY, symbolSize=8,
-                               name="measured here")
+        self.measured = p.plot(symbol="o", symbolSize=8, name="measured here")
         self.reference = p.plot(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE, pen=None, symbol="s", symbolBrush=ORANGE,
-                                symbolPen="w", symbolSize=9, name="the entry's figures (100 seeds)")
+                                symbolSize=9, name="the entry's figures (100 seeds)")
+        self._colors()
         p.setXRange(math.log10(3.5), math.log10(290), padding=0)
         p.setYRange(math.log10(0.006), math.log10(0.2), padding=0)
+
+    def _colors(self) -> None:
+        accent = ACCENT.color()
+        self.measured.setPen(pg.mkPen(accent, width=2))
+        self.measured.setSymbolBrush(accent)
+        self.reference.setSymbolPen(plot_colors().background)
+
+    def restyle(self) -> None:
+        self._colors()
+        super().restyle()
 
     def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
         return lambda cancel: ex.error_vs_k(texts, n_seeds, spec=spec, cancel=cancel)
@@ -98,8 +110,10 @@ class BandingPage(ExperimentPage):
         self.cutoff.setValue(0.5)
         self.cutoff.setToolTip("Pairs with exact Jaccard at or above this count as truly similar")
         self.options.addSpacing(12)
-        self.options.addWidget(QLabel("similar when J ≥"))
+        self.options.addWidget(buddy("similar when J ≥", self.cutoff))
         self.options.addWidget(self.cutoff)
+        QWidget.setTabOrder(self.seeds, self.cutoff)  # in the order they are laid out
+        QWidget.setTabOrder(self.cutoff, self.run_button)
         p = self.plot
         p.setLabel("left", "share of pairs that became candidates")
         p.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]])
@@ -109,15 +123,26 @@ class BandingPage(ExperimentPage):
         p.plotItem.legend.setColumnCount(4)
         p.setMouseEnabled(x=False, y=False)
         w = self.WIDTH
-        self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush="#2a9d8f", pen="w", name="recall")
-        self.fpr_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=ORANGE, pen="w", name="false-positive rate")
-        self.expected = pg.ScatterPlotItem(
-            symbol="_", size=30, pen=pg.mkPen("k", width=2), brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects"
-        )
-        self.entry = pg.ScatterPlotItem(symbol="d", size=11, brush="#ffd166", pen=pg.mkPen("k"), name="the entry (200 seeds)")
+        self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=RECALL, name="recall")
+        self.fpr_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=ORANGE, name="false-positive rate")
+        self.expected = pg.ScatterPlotItem(symbol="_", size=30, brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects")
+        self.entry = pg.ScatterPlotItem(symbol="d", size=11, brush="#ffd166", name="the entry (200 seeds)")
         for item in (self.recall_bars, self.fpr_bars, self.expected, self.entry):
             p.addItem(item)
         self.labels: list[pg.TextItem] = []
+        self._colors()
+
+    def _colors(self) -> None:
+        """Outlines in the plot's text colour, bar edges in its background (black and white on a light palette)."""
+        c = plot_colors()
+        for bars in (self.recall_bars, self.fpr_bars):
+            bars.setOpts(pen=pg.mkPen(c.background))
+        self.expected.setPen(pg.mkPen(c.text, width=2))
+        self.entry.setPen(pg.mkPen(c.text))
+
+    def restyle(self) -> None:
+        self._colors()
+        super().restyle()
 
     def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
         cutoff = self.cutoff.value()
@@ -144,7 +169,7 @@ class BandingPage(ExperimentPage):
         for p, v, top in zip(pos, measured, tops):
             if np.isnan(v):
                 continue
-            label = pg.TextItem(f"{100 * v:.1f}%", color="#222", anchor=(0.5, 1.0))
+            label = pg.TextItem(f"{100 * v:.1f}%", color=plot_colors().text, anchor=(0.5, 1.0))
             label.setPos(p, top + 0.02)
             self.plot.addItem(label)
             self.labels.append(label)
@@ -159,7 +184,7 @@ class BandingPage(ExperimentPage):
         warn = ""
         if not res.n_similar or not res.n_dissimilar:
             what = "reaches" if not res.n_similar else "stays below"
-            warn = (f" <b style='color:#b00020'>No pair {what} the cut-off J ≥ {res.cutoff:g}, so "
+            warn = (f" <b style='color:{ERROR.name()}'>No pair {what} the cut-off J ≥ {res.cutoff:g}, so "
                     f"{'recall' if not res.n_similar else 'the false-positive rate'} is undefined: change the "
                     "cut-off or the documents.</b>")
         self.table.setText(

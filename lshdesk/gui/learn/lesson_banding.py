@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -22,8 +22,9 @@ from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
 from lshdesk.gui.models.signatures import row_letter
 from lshdesk.gui.learn.common import (
-    AMBER_BG, MAX_LESSON_DOCS, TEAL_BG, CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short,
+    MAX_LESSON_DOCS, CorpusSource, LessonPage, buddy, esc, formula_box, lesson_grid, rich_label, short,
 )
+from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
 
 INTRO = (
     "Comparing every pair is too slow for a big collection, so LSH cuts each signature into <b>b bands of r "
@@ -33,7 +34,7 @@ INTRO = (
     "<b>loose</b> 16 × 1 any single slot. Switch schemes and compare the candidates with the truly similar "
     f"pairs (J ≥ {t.SIMILAR_CUTOFF})."
 )
-VERDICT_BG = {"found": TEAL_BG, "missed": AMBER_BG, "false positive": "#f9d0d3", "": None}
+VERDICT_BG = {"found": TEAL_BG, "missed": AMBER_BG, "false positive": ROSE_BG, "": None}
 MAX_ROWS = 200
 
 
@@ -59,7 +60,7 @@ class BandingLesson(LessonPage):
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
         row.addSpacing(16)
-        row.addWidget(QLabel("seed"))
+        row.addWidget(buddy("seed", self.seed))
         row.addWidget(self.seed)
         row.addStretch(1)
         self.body.addLayout(row)
@@ -69,6 +70,7 @@ class BandingLesson(LessonPage):
         self.sentences = rich_label("")
         self.pairs = QTableWidget(0, 5)
         self.pairs.setAccessibleName("Pairs")
+        self.pairs.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
         self.pairs.setHorizontalHeaderLabels(["pair", "J", "estimate", "candidate", "verdict"])
         self.pairs.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.pairs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -89,6 +91,10 @@ class BandingLesson(LessonPage):
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         self.use_my_files(False)
         self.radios["balanced"].setChecked(True)
+
+    def restyle(self) -> None:
+        if hasattr(self, "outcome"):
+            self.update_scheme()
 
     # --- data ---------------------------------------------------------------------------------------------------
     def use_my_files(self, on: bool) -> None:
@@ -130,11 +136,11 @@ class BandingLesson(LessonPage):
         self.summary.setText(
             f"<b>{banding.bands} band{'s' * (banding.bands > 1)} × {banding.rows} row{'s' * (banding.rows > 1)}</b> "
             f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar. "
-            f"Found <b style='color:#11574f'>{c['found']} of {n_sim}</b> similar pairs, missed "
-            f"<b style='color:#8a6d00'>{c['missed']}</b>, and made <b style='color:#b00020'>{c['false']}</b> of the "
-            f"{n_dis} dissimilar pairs candidates (false positives). "
-            f"<span style='color:#555'>Chance that a pair of similarity J becomes a candidate: "
-            f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>.</span>"
+            "Found " + colored(f"{c['found']} of {n_sim}", TEAL, True) + " similar pairs, missed "
+            + colored(str(c["missed"]), WARN, True) + ", and made " + colored(str(c["false"]), ERROR, True)
+            + f" of the {n_dis} dissimilar pairs candidates (false positives). "
+            + muted_html("Chance that a pair of similarity J becomes a candidate: "
+                         f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>.")
         )
         self._fill_pairs(out)
         self._show_grid()
@@ -158,7 +164,9 @@ class BandingLesson(LessonPage):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
                 if VERDICT_BG[verdict]:
-                    item.setBackground(QBrush(QColor(VERDICT_BG[verdict])))
+                    bg = VERDICT_BG[verdict].color()
+                    item.setBackground(QBrush(bg))
+                    item.setForeground(QBrush(text_on(bg)))
                 self.pairs.setItem(row, col, item)
         self.pairs.blockSignals(False)
 

@@ -9,9 +9,11 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSl
 
 from lshdesk.core import teaching as t
 from lshdesk.core.scurve import probability, threshold
-from lshdesk.gui.learn.common import (
-    MAX_LESSON_DOCS, NAVY, TEAL, CorpusSource, LessonPage, Plot, formula_box, rich_label,
-)
+from lshdesk.gui.plots.export import choose_and_export
+from lshdesk.gui.learn.common import MAX_LESSON_DOCS, CorpusSource, LessonPage, Plot, formula_box, rich_label
+from lshdesk.gui.theme import ACCENT, TEAL, Tone, keep_color, plot_colors
+
+LINE = Tone("#c4502f", "#f4a081")  # the threshold line and its label
 
 INTRO = (
     "With b bands of r rows, two documents of similarity J agree on one slot with probability J, on a whole band "
@@ -30,6 +32,7 @@ class SCurveLesson(LessonPage):
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("4 · The S-curve", INTRO, parent)
         self.source = source
+        self.add_use_files(source, self.use_my_files)  # first: it sits above the sliders, and Tab reaches it first
         self.b_slider = self._slider(MAX_B, 4, "Bands b")
         self.r_slider = self._slider(MAX_R, 4, "Rows per band r")
         self.b_label, self.r_label = QLabel(), QLabel()
@@ -47,40 +50,53 @@ class SCurveLesson(LessonPage):
             button.clicked.connect(lambda _=False, b=b, r=r: self.set_scheme(b, r))
             presets.addWidget(button)
         presets.addStretch(1)
+        self.export_button = QPushButton("Export plot…")
+        self.export_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
+        presets.addWidget(self.export_button)
         self.body.addLayout(controls)
         self.body.addLayout(presets)
         self.formula = formula_box("")
         self.threshold_label = QLabel()
-        self.threshold_label.setStyleSheet(f"color:{NAVY}; font-weight:600")
+        keep_color(self.threshold_label, ACCENT, "font-weight:600")
         self.body.addWidget(self.formula)
         self.body.addWidget(self.threshold_label)
 
-        self.plot = Plot(280)
+        self.plot = Plot(280, "s_curve_lesson")
         self.plot.setLabel("bottom", "similarity J (exact Jaccard of the pair)")
         self.plot.setLabel("left", "P(candidate pair)")
         self.plot.setXRange(0, 1, padding=0.02)
         self.plot.setYRange(0, 1, padding=0.02)
         self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.addLegend(offset=(10, 10), labelTextColor="#333")
+        self.plot.addLegend(offset=(10, 10))
         self.js = np.linspace(0, 1, 401)
         self.one_slot = self.plot.plot(self.js, self.js, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DashLine), name="one slot: P = J")
-        self.curve = self.plot.plot(pen=pg.mkPen(NAVY, width=3), name="P(J) = 1 − (1 − J^r)^b")
-        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen("w"), brush=pg.mkBrush(TEAL), name="pairs of documents")
+        self.curve = self.plot.plot(name="P(J) = 1 − (1 − J^r)^b")
+        self.points = pg.ScatterPlotItem(size=9, name="pairs of documents")
         self.plot.addItem(self.points)
-        self.line = pg.InfiniteLine(
-            angle=90, pen=pg.mkPen("#e76f51", width=2), label="threshold {value:.3f}",
-            labelOpts={"position": 0.12, "color": "#b5472c", "fill": (255, 255, 255, 200)},
-        )
+        self.line = pg.InfiniteLine(angle=90, label="threshold {value:.3f}", labelOpts={"position": 0.12})
         self.plot.addItem(self.line)
         self.body.addWidget(self.plot, 1)
         self.pairs_label = rich_label("")
         self.body.addWidget(self.pairs_label)
-        self.add_use_files(source, self.use_my_files)
+        self.export_button.clicked.connect(
+            lambda: choose_and_export(self, self.plot.export, "s_curve_lesson", "Export the plot"))
 
         self.names, self.pair_j = "the eight sample sentences", t.jaccard_matrix(t.SENTENCES)[np.triu_indices(8, 1)]
         self.b_slider.valueChanged.connect(self.update_curve)
         self.r_slider.valueChanged.connect(self.update_curve)
+        self.restyle()
         self.update_curve()
+
+    def restyle(self) -> None:
+        c = plot_colors()
+        self.curve.setPen(pg.mkPen(ACCENT.color(), width=3))
+        self.points.setPen(pg.mkPen(c.background))
+        self.points.setBrush(pg.mkBrush(TEAL.color()))
+        line = LINE.color()
+        self.line.setPen(pg.mkPen(line, width=2))
+        self.line.label.setColor(line)
+        self.line.label.fill = pg.mkBrush(c.fill(200))
+        self.line.label.update()
 
     def _slider(self, maximum: int, value: int, name: str) -> QSlider:
         s = QSlider(Qt.Orientation.Horizontal)

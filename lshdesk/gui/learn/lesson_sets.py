@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core import teaching as t
 from lshdesk.core.scurve import probability
-from lshdesk.gui.learn.common import NAVY, SET_COLORS, TEAL_BG, LessonPage, formula_box, rich_label
+from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
+from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL_BG, Tone, is_dark, keep_color, keep_style, muted_html, span, text_on
 
 INTRO = (
     "A document can be compared as a <b>set</b> of its words (its <i>shingles</i>). Below are three small sets "
@@ -37,10 +38,21 @@ HOW = (
     "values agree in a band fall into the same <b>bucket</b>, and sharing any bucket makes them a "
     "<b>candidate pair</b>: the chance of that is 1 − (1 − J<sup>R</sup>)<sup>B</sup>. Press Run."
 )
-CHIP_STYLE = (
-    "QPushButton { background:#dce8f5; border:1px solid #9bbbd4; border-radius:5px; padding:2px 6px; color:#222; }"
-    f"QPushButton:checked {{ background:{NAVY}; color:white; border-color:{NAVY}; }}"
-)
+FOCUS = Tone("#d35400", "#ffb74d")  # the keyboard focus ring: stands out on pale and on strong chips
+CHIPS = {  # off: pale, on: strong; (background, border, text) for light and dark palettes
+    False: (("#dce8f5", "#9bbbd4", "#222222"), ("#1d3557", "#f4f4f4", "#1d3557")),
+    True: (("#2a3a4f", "#4d6a8c", "#e6e6e6"), ("#9cc3f5", "#101b2b", "#9cc3f5")),
+}
+
+
+def chip_css() -> str:
+    """A word chip: pale when the word is out of the set, strong when it is in; a frame when it has focus."""
+    (bg, border, text), (on_bg, on_text, on_border) = CHIPS[is_dark()]
+    return (
+        f"QPushButton {{ background:{bg}; border:1px solid {border}; border-radius:5px; padding:2px 6px; color:{text}; }}"
+        f"QPushButton:checked {{ background:{on_bg}; color:{on_text}; border-color:{on_border}; }}"
+        f"QPushButton:focus {{ border:2px solid {FOCUS.name()}; padding:1px 5px; }}"
+    )
 
 
 class SetsLesson(LessonPage):
@@ -54,7 +66,8 @@ class SetsLesson(LessonPage):
         grid.setHorizontalSpacing(4)
         grid.setVerticalSpacing(3)
         for i in range(len(self.sets)):
-            label = QLabel(f"<b style='color:{SET_COLORS[i]}; font-size:14pt'>S{i + 1}</b>")
+            label = QLabel(f"<b style='font-size:14pt'>S{i + 1}</b>")
+            keep_color(label, SET_COLORS[i])
             grid.addWidget(label, 3 * i, 0, 2, 1)
             if i:
                 grid.setRowMinimumHeight(3 * i - 1, 8)
@@ -62,7 +75,8 @@ class SetsLesson(LessonPage):
             for x, tok in enumerate(t.UNIVERSE):
                 chip = QPushButton(tok)
                 chip.setCheckable(True)
-                chip.setStyleSheet(CHIP_STYLE)
+                keep_style(chip, chip_css)
+                chip.setAccessibleName(f"{tok} in S{i + 1}")
                 chip.setToolTip(f"x = {x}. Click to put '{tok}' into S{i + 1} or take it out")
                 chip.clicked.connect(lambda _=False, i=i, tok=tok: self.toggle(i, tok))
                 grid.addWidget(chip, 3 * i + x // 10, 1 + x % 10)
@@ -87,6 +101,7 @@ class SetsLesson(LessonPage):
         self.body.addLayout(buttons)
         self.table = QTableWidget(len(self.sets), t.DEMO_B)
         self.table.setAccessibleName("Signatures by band")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setVerticalHeaderLabels([f"S{i + 1}" for i in range(len(self.sets))])
         self.table.setHorizontalHeaderLabels(
@@ -104,11 +119,9 @@ class SetsLesson(LessonPage):
         self.table.setFixedHeight(self.table.horizontalHeader().sizeHint().height() + 3 * 44 + 4)
         self.buckets_label = rich_label("")
         self.status = QLabel()
-        self.status.setStyleSheet(f"color:{NAVY}; font-weight:600")
-        self.caption = rich_label(
-            "Each cell holds a set's two signature values in that band: together they are its <b>bucket key</b>. "
-            f"<span style='background:{TEAL_BG}'>&nbsp;Green&nbsp;</span> cells are buckets shared with another set."
-        )
+        keep_color(self.status, ACCENT, "font-weight:600")
+        self.caption = rich_label("")
+        self._caption()
         self.body.addWidget(self.caption)
         self.body.addWidget(self.table)
         self.body.addWidget(self.buckets_label)
@@ -119,6 +132,18 @@ class SetsLesson(LessonPage):
         self.result: t.DemoRun | None = None
         self._show_sets()
         self._hide_result()
+
+    def restyle(self) -> None:
+        self._caption()
+        self._show_sets()
+        if self.result is not None:
+            self.run()
+
+    def _caption(self) -> None:
+        self.caption.setText(
+            "Each cell holds a set's two signature values in that band: together they are its <b>bucket key</b>. "
+            + span("&nbsp;Green&nbsp;", TEAL_BG) + " cells are buckets shared with another set."
+        )
 
     # --- intents ------------------------------------------------------------------------------------------------
     def toggle(self, i: int, token: str) -> None:
@@ -142,22 +167,20 @@ class SetsLesson(LessonPage):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 item.setToolTip(f"S{i + 1}, band B{band}: bucket key {key}")
                 if shared[i, band]:
-                    item.setBackground(QBrush(QColor(TEAL_BG)))
-                    item.setForeground(QBrush(QColor("#11574f")))
+                    item.setBackground(QBrush(TEAL_BG.color()))
+                    item.setForeground(QBrush(text_on(TEAL_BG.color())))
                 self.table.setItem(i, band, item)
         self.table.show()
         self.caption.show()
         if run.shared:
             chips = " &nbsp; ".join(
-                f"<span style='background:{TEAL_BG}'>&nbsp;{t.band_label(key)}: "
-                + " ".join(f"<b style='color:{SET_COLORS[m]}'>S{m + 1}</b>" for m in members)
-                + "&nbsp;</span>"
+                span(f"&nbsp;{t.band_label(key)}: " + " ".join(f"<b>S{m + 1}</b>" for m in members) + "&nbsp;", TEAL_BG)
                 for key, members in run.shared
             )
             pairs = ", ".join(f"S{i + 1}–S{j + 1}" for i, j in run.candidates)
             text = f"<b>Shared buckets</b> (highlighted above): {chips}<br><b>Candidate pairs:</b> {pairs}"
         else:
-            text = "<b>Shared buckets:</b> <span style='color:#888'>none — the sets are too different.</span>"
+            text = "<b>Shared buckets:</b> " + muted_html("none — the sets are too different.")
         self.buckets_label.setText(text)
         self.buckets_label.show()
         j = t.jaccard(self.sets[0], self.sets[1])
@@ -181,8 +204,7 @@ class SetsLesson(LessonPage):
             common = ", ".join(sorted(a & b, key=t.UNIVERSE.index)) or "nothing"
             lines.append(
                 f"{name} = |S{i + 1} ∩ S{j + 1}| / |S{i + 1} ∪ S{j + 1}| = {inter}/{union} = <b>{jac:.2f}</b>"
-                f"<br><span style='color:#555'>&nbsp;&nbsp;in common: {common}; "
-                f"chance to become candidates: {chance:.2f}</span>"
+                "<br>" + muted_html(f"&nbsp;&nbsp;in common: {common}; chance to become candidates: {chance:.2f}")
             )
         self.jaccard_label.setText("<br>".join(lines))
 

@@ -9,9 +9,8 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPush
 
 from lshdesk.core import teaching as t
 from lshdesk.core.params import SignatureParams
-from lshdesk.gui.learn.common import (
-    NAVY, TEAL, CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short,
-)
+from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short
+from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
 
 INTRO = (
     "A <b>signature</b> is a document's k MinHash values, one per hash function (one per <b>slot</b>); every "
@@ -43,14 +42,13 @@ class SignaturesLesson(LessonPage):
         self.k.setValue(t.LESSON_PARAMS.k)
         self.k.setToolTip("The number of hash functions (slots); more slots, a more exact estimate")
         form = QGridLayout()
-        form.addWidget(QLabel("<b style='color:#e63946'>A</b>"), 0, 0)
-        form.addWidget(self.doc_a, 0, 1)
-        form.addWidget(QLabel("seed"), 0, 2)
-        form.addWidget(self.seed, 0, 3)
-        form.addWidget(QLabel("<b style='color:#457b9d'>B</b>"), 1, 0)
-        form.addWidget(self.doc_b, 1, 1)
-        form.addWidget(QLabel("k"), 1, 2)
-        form.addWidget(self.k, 1, 3)
+        for row, (letter, box, name, spin) in enumerate((("A", self.doc_a, "seed", self.seed), ("B", self.doc_b, "k", self.k))):
+            mark, label = QLabel(f"<b>{letter}</b>"), QLabel(name)
+            keep_color(mark, SET_COLORS[row])
+            mark.setBuddy(box)
+            label.setBuddy(spin)
+            for col, w in enumerate((mark, box, label, spin)):
+                form.addWidget(w, row, col)
         form.setColumnStretch(1, 1)
         self.body.addLayout(form)
         self.tries = QWidget()
@@ -75,6 +73,10 @@ class SignaturesLesson(LessonPage):
         self.seed.valueChanged.connect(self.update_pair)
         self.k.valueChanged.connect(self.update_pair)
         self.use_my_files(False)
+
+    def restyle(self) -> None:
+        if self.docs:
+            self.update_pair()
 
     def use_my_files(self, on: bool) -> None:
         self.docs = list(self.source.documents()) if on else [(f"{i}: {s}", s) for i, s in enumerate(t.SENTENCES)]
@@ -112,11 +114,12 @@ class SignaturesLesson(LessonPage):
         spread = math.sqrt(self.jaccard * (1 - self.jaccard) / params.k) if union else math.nan
         self.figures.setText(
             f"<b>{self.matches} of {params.k}</b> slots agree → estimate = {self.matches}/{params.k} = "
-            f"<b style='color:{NAVY}'>{self.estimate:.3f}</b> &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
-            f"{inter}/{union} = <b style='color:{TEAL}'>{self.jaccard:.3f}</b> &nbsp;·&nbsp; off by "
-            f"{abs(self.estimate - self.jaccard):.3f}<br><span style='color:#555'>Each slot agrees with probability J, "
-            f"so the estimate is typically off by about √(J(1 − J)/k) = {spread:.3f}. Change the seed to draw other "
-            "hash functions and watch the estimate move around J; raise k to make it steadier.</span>"
+            + colored(f"{self.estimate:.3f}", ACCENT, True) + " &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
+            f"{inter}/{union} = " + colored(f"{self.jaccard:.3f}", TEAL, True) + " &nbsp;·&nbsp; off by "
+            f"{abs(self.estimate - self.jaccard):.3f}<br>" + muted_html(
+                "Each slot agrees with probability J, "
+                f"so the estimate is typically off by about √(J(1 − J)/k) = {spread:.3f}. Change the seed to draw other "
+                "hash functions and watch the estimate move around J; raise k to make it steadier.")
         )
 
     def _words_html(self, wa: set[str], wb: set[str]) -> str:
@@ -126,9 +129,9 @@ class SignaturesLesson(LessonPage):
 
         def words(ws: set[str], other: set[str]) -> str:
             return " ".join(
-                f"<b style='color:{TEAL}'>{esc(w)}</b>" if w in other else f"<span style='color:#777'>{esc(w)}</span>"
+                colored(esc(w), TEAL, True) if w in other else muted_html(esc(w))
                 for w in sorted(ws)
             )
 
-        return (f"Word sets (shared words in <b style='color:{TEAL}'>green</b>):<br>"
+        return ("Word sets (shared words in " + colored("green", TEAL, True) + "):<br>"
                 f"<b>A</b> {words(wa, wb)}<br><b>B</b> {words(wb, wa)}")

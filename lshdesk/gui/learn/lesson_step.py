@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 from lshdesk.core import teaching as t
 from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
-from lshdesk.gui.learn.common import AMBER_BG, TEAL_BG, LessonPage, formula_box, rich_label
+from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
+from lshdesk.gui.theme import AMBER_BG, TEAL_BG, Tone, span, text_on
 
 INTRO = (
     "Where does each number of a signature come from? Here one sentence is signed the way the encyclopedia entry "
@@ -33,11 +34,11 @@ INTRO = (
     "time and watch the running minimum."
 )
 MAX_SHINGLES = 40
-CURRENT = QColor(AMBER_BG)
-MINIMUM = QColor(TEAL_BG)
+CURRENT = AMBER_BG  # the word just fed in
+MINIMUM = TEAL_BG  # the word giving the smallest value so far
 
 
-def _item(text: str, bold: bool = False, bg: QColor | None = None, left: bool = False) -> QTableWidgetItem:
+def _item(text: str, bold: bool = False, bg: Tone | None = None, left: bool = False) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
     item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter)
     if bold:
@@ -45,12 +46,15 @@ def _item(text: str, bold: bool = False, bg: QColor | None = None, left: bool = 
         f.setBold(True)
         item.setFont(f)
     if bg is not None:
-        item.setBackground(QBrush(bg))
+        color = bg.color()
+        item.setBackground(QBrush(color))
+        item.setForeground(QBrush(text_on(color)))
     return item
 
 
 def _table(headers: list[str], name: str) -> QTableWidget:
     table = QTableWidget(0, len(headers))
+    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
     table.setHorizontalHeaderLabels(headers)
     table.setAccessibleName(name)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -78,14 +82,14 @@ class StepLesson(LessonPage):
         self.k.setRange(1, 32)
         self.k.setValue(t.LESSON_PARAMS.k)
         row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Sample:"))
+        row1.addWidget(buddy("Sample:", self.sample))
         row1.addWidget(self.sample, 1)
-        row1.addWidget(QLabel("seed"))
+        row1.addWidget(buddy("seed", self.seed))
         row1.addWidget(self.seed)
-        row1.addWidget(QLabel("k"))
+        row1.addWidget(buddy("k", self.k))
         row1.addWidget(self.k)
         row2 = QHBoxLayout()
-        row2.addWidget(QLabel("Sentence:"))
+        row2.addWidget(buddy("Sentence:", self.text))
         row2.addWidget(self.text, 1)
         self.body.addLayout(row1)
         self.body.addLayout(row2)
@@ -114,12 +118,8 @@ class StepLesson(LessonPage):
         tables.addLayout(left, 3)
         tables.addLayout(right, 2)
         self.body.addLayout(tables, 1)
-        self.body.addWidget(rich_label(
-            f"<span style='background:{AMBER_BG}'>&nbsp;amber&nbsp;</span> the word just fed in &nbsp; "
-            f"<span style='background:{TEAL_BG}'>&nbsp;green&nbsp;</span> the word giving the smallest value so far. "
-            "Why the smallest? Two sentences get the same value in slot i exactly when the word with the smallest "
-            "h<sub>i</sub> among all their words is one they share, which happens with probability J."
-        ))
+        self.key = rich_label("")
+        self.body.addWidget(self.key)
         self.note = QLabel()
         self.body.addWidget(self.note)
 
@@ -132,6 +132,17 @@ class StepLesson(LessonPage):
         self.function_button.clicked.connect(self.next_function)
         self.end_button.clicked.connect(self.to_end)
         self.restart()
+        self.restyle()
+
+    def restyle(self) -> None:
+        self.key.setText(
+            span("&nbsp;amber&nbsp;", AMBER_BG) + " the word just fed in &nbsp; " + span("&nbsp;green&nbsp;", TEAL_BG)
+            + " the word giving the smallest value so far. Why the smallest? Two sentences get the same value in "
+            "slot i exactly when the word with the smallest h<sub>i</sub> among all their words is one they share, "
+            "which happens with probability J."
+        )
+        if hasattr(self, "st"):
+            self.show_step()
 
     # --- the walk ------------------------------------------------------------------------------------------------
     def restart(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QStackedWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListWidget, QListWidgetItem, QStackedWidget, QWidget
 
 from lshdesk.gui.learn.common import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
@@ -13,6 +13,21 @@ from lshdesk.gui.learn.lesson_scurve import SCurveLesson
 from lshdesk.gui.learn.lesson_sets import SetsLesson
 from lshdesk.gui.learn.lesson_signatures import SignaturesLesson
 from lshdesk.gui.learn.lesson_step import StepLesson
+
+
+class _PageList(QListWidget):
+    """The list of pages: the arrow keys, Home and End skip the two headings (which cannot be chosen)."""
+
+    def moveCursor(self, action, modifiers):
+        index = super().moveCursor(action, modifiers)
+        if action == QAbstractItemView.CursorAction.MoveHome:
+            rows = range(self.count())
+        elif action == QAbstractItemView.CursorAction.MoveEnd:
+            rows = range(self.count() - 1, -1, -1)
+        else:
+            return index
+        row = next((r for r in rows if self.item(r).flags() & Qt.ItemFlag.ItemIsEnabled), self.currentRow())
+        return self.model().index(row, 0)
 
 
 class LearnView(QWidget):
@@ -29,7 +44,7 @@ class LearnView(QWidget):
         self.error = ErrorPage(self.source)
         self.sweep = BandingPage(self.source)
         self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
-        self.list = QListWidget()
+        self.list = _PageList()
         self.list.setAccessibleName("Lessons")
         self.list.setFixedWidth(205)
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")

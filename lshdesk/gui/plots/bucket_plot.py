@@ -6,6 +6,11 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 
+from lshdesk.gui.plots.export import add_export_action, export_plot
+from lshdesk.gui.theme import Tone, plot_colors, style_plot_item, watch_palette
+
+BAR, BAR_EDGE = "#0072B2", Tone("#003f66", "#9fd3f5")
+
 
 def size_bins(max_size: int) -> npt.NDArray[np.int64]:
     """Bin edges 2, 3, 4, 6, 8, 12, 16, ... (each bin [edge, next)), covering ``max_size``."""
@@ -24,7 +29,8 @@ class BucketPlot(pg.PlotWidget):
     """Bars of bucket counts per size bin; the height is log10(count) + 1 so single buckets still show."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent)
+        self.setAccessibleName("Bucket sizes plot")
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -32,12 +38,32 @@ class BucketPlot(pg.PlotWidget):
         pi.setLabel("bottom", "Documents in the bucket")
         pi.setLabel("left", "Buckets")
         for ax in ("bottom", "left"):
-            pi.getAxis(ax).setTextPen("#222")
-            pi.getAxis(ax).setPen("#555")
             pi.getAxis(ax).enableAutoSIPrefix(False)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#0072B2", pen=pg.mkPen("#003f66"))
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=BAR)
         pi.addItem(self.bars)
         self.counts = np.zeros(0, dtype=np.int64)
+        self._title = ""
+        self._restyle()
+        watch_palette(self, self._restyle)
+        add_export_action(self, self.export, "bucket_sizes", "Export the bucket sizes plot")
+
+    def _restyle(self) -> None:
+        if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
+            return
+        c = plot_colors()
+        self.setBackground(c.background)
+        style_plot_item(self.getPlotItem(), c)
+        self.bars.setOpts(pen=pg.mkPen(BAR_EDGE.color()))
+        self._set_title(self._title)
+
+    def _set_title(self, text: str) -> None:
+        self._title = text
+        if text:
+            self.getPlotItem().setTitle(text, color=plot_colors().text.name(), size="9pt")
+
+    def export(self, path: str) -> None:
+        """Save the plot as PNG or SVG (by the extension)."""
+        export_plot(self, path, "Bucket sizes", f"lshdesk: {self._title}")
 
     def set_sizes(self, sizes: npt.NDArray[np.int64]) -> None:
         """Show the sizes of all buckets of two or more documents (over all bands)."""
@@ -45,7 +71,7 @@ class BucketPlot(pg.PlotWidget):
         if len(sizes) == 0:
             self.counts = np.zeros(0, dtype=np.int64)
             self.bars.setOpts(x=[], height=[])
-            pi.setTitle("No bucket holds two documents", color="#222", size="9pt")
+            self._set_title("No bucket holds two documents")
             return
         edges = size_bins(int(sizes.max()))
         counts = np.histogram(sizes, bins=edges)[0]
@@ -58,5 +84,4 @@ class BucketPlot(pg.PlotWidget):
         top = int(np.ceil(heights.max()))
         pi.getAxis("left").setTicks([[(h, f"{10 ** (h - 1):,}") for h in range(1, top + 1)]])
         pi.setRange(xRange=(-0.6, len(keep) - 0.4), yRange=(0, max(top, 1) + 0.1), padding=0)
-        pi.setTitle(f"{len(sizes):,} buckets of 2+ documents, the largest holds {int(sizes.max()):,}",
-                    color="#222", size="9pt")
+        self._set_title(f"{len(sizes):,} buckets of 2+ documents, largest {int(sizes.max()):,}")

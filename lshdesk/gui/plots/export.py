@@ -1,23 +1,32 @@
-"""Save a pyqtgraph layout as SVG or PNG through ``scene().render``, with its items in export mode.
+"""Save any pyqtgraph plot as SVG or PNG through ``scene().render``, with its items in export mode; the one export
+path of every plot (S-curve, bucket sizes, the lessons and experiments), and its context-menu action.
 
 Not pyqtgraph's own exporters: its SVG exporter fails on the closed paths Qt 6.11 writes ("ValueError: not enough
 values to unpack" in ``correctCoordinates``, pyqtgraph issue #3485), and its PNG exporter scales the axes' text but
-not a legend's. Export mode makes scatter symbols draw as vectors instead of cached pixmaps.
+not a legend's. Export mode makes scatter symbols draw as vectors instead of cached pixmaps. The file shows the plot
+as on screen, background included (white, or dark under a dark palette).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QRectF, QSize
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QAction, QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+EXPORT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
 def export_item(view: pg.GraphicsView, item, path: str, scale: float = 2.0, title: str = "", description: str = "") -> None:
     """Save ``item`` (e.g. a GraphicsLayoutWidget's ``ci``) as SVG, or as PNG at ``scale`` x its on-screen size."""
     source = item.sceneBoundingRect()
     w, h = int(source.width()), int(source.height())
+    background = view.backgroundBrush().color() if view.backgroundBrush().style() != Qt.BrushStyle.NoBrush else QColor("white")
     if path.lower().endswith(".svg"):
         device = QSvgGenerator()
         device.setFileName(path)
@@ -29,18 +38,62 @@ def export_item(view: pg.GraphicsView, item, path: str, scale: float = 2.0, titl
     else:
         device = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
         device.setDevicePixelRatio(scale)
-        device.fill(QColor("white"))
+        device.fill(background)
     target = QRectF(0, 0, w, h)
     modes = pg.exporters.ImageExporter(item)  # only for its setExportMode over every painted item
     painter = QPainter(device)
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        modes.setExportMode(True, {"antialias": True, "background": QColor("white"), "painter": painter,
+        modes.setExportMode(True, {"antialias": True, "background": background, "painter": painter,
                                    "resolutionScale": 1.0})
-        painter.fillRect(target, QColor("white"))
+        painter.fillRect(target, background)
         view.scene().render(painter, target, source)
     finally:
         modes.setExportMode(False)
         painter.end()
     if isinstance(device, QImage) and not device.save(path):
         raise OSError(f"cannot write {path}")
+    if not isinstance(device, QImage) and not os.path.getsize(path):
+        raise OSError(f"cannot write {path}")
+
+
+def export_plot(view: pg.GraphicsView, path: str, title: str = "", description: str = "", scale: float = 2.0) -> None:
+    """Save a PlotWidget's plot, or everything in a GraphicsLayoutWidget, as PNG or SVG (by the extension)."""
+    item = view.ci if isinstance(view, pg.GraphicsLayoutWidget) else view.getPlotItem()
+    export_item(view, item, path, scale, title, description)
+
+
+def choose_path(parent: QWidget, caption: str, name: str) -> str:
+    """Ask where to save (PNG or SVG); '' if cancelled. A name typed without an extension gets the chosen filter's."""
+    path, chosen = QFileDialog.getSaveFileName(parent, caption, f"{name}.png", EXPORT_FILTER)
+    if path and not path.lower().endswith((".png", ".svg")):
+        path += ".svg" if "svg" in chosen.lower() else ".png"
+    return path
+
+
+def choose_and_export(parent: QWidget, export: Callable[[str], None], name: str, caption: str) -> str:
+    """Ask for a file and write it with ``export(path)``; a failure is shown in a (non-blocking) message box.
+    Returns the path written, or ''."""
+    path = choose_path(parent, caption, name)
+    if not path:
+        return ""
+    try:
+        export(path)
+    except OSError as e:
+        QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}",
+                    parent=parent).open()
+        return ""
+    return path
+
+
+def add_export_action(view: pg.GraphicsView, export: Callable[[str], None], name: str, caption: str) -> QAction:
+    """Give a plot view a right-click menu with 'Export plot as PNG or SVG…' (pyqtgraph's own menus are switched off:
+    their exporters are the ones that fail)."""
+    for item in view.scene().items():
+        if isinstance(item, pg.PlotItem):
+            item.setMenuEnabled(False)
+    action = QAction("Export plot as PNG or SVG…", view)
+    action.triggered.connect(lambda: choose_and_export(view, export, name, caption))
+    view.addAction(action)
+    view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    return action

@@ -15,14 +15,16 @@ from PySide6.QtGui import QColor
 from lshdesk.core.explore import RateBins
 from lshdesk.core.params import Banding
 from lshdesk.core.scurve import probability, threshold as curve_threshold
-from lshdesk.gui.plots.export import export_item
+from lshdesk.gui.plots.export import add_export_action, export_item
 from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, jitter
+from lshdesk.gui.theme import Tone, plot_colors, style_legend, style_plot_item, watch_palette
 
 X = np.linspace(0.0, 1.0, 401)
 CURVE = "#0072B2"
 COMPARE = ("#CC79A7", "#6F6F6F")
 FP, FN = QColor(230, 159, 0, 80), QColor(86, 180, 233, 90)
 CAUGHT, MISSED, OTHER = "#009E73", "#D55E00", "#9A9A9A"
+STAR_EDGE = Tone("#003f66", "#cfe8ff")
 RUG = 0.09  # height of the bands of points above 1 and below 0
 
 
@@ -36,7 +38,6 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setBackground("w")
         self.names: list[str] = []
         self.pairs = PlotPairs(*(np.zeros(0, t) for t in (np.int64, np.int64, np.float64, np.int8, np.int64)))
         self.banding = Banding(1, 1)
@@ -49,14 +50,12 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         pi.setLabel("bottom", "Exact Jaccard similarity J of a pair")
         pi.setLabel("left", "Candidate probability")
         for ax in ("bottom", "left"):
-            pi.getAxis(ax).setTextPen("#222")
-            pi.getAxis(ax).setPen("#555")
             pi.getAxis(ax).enableAutoSIPrefix(False)
         ticks = [(v, f"{v:g}") for v in np.round(np.arange(0, 1.01, 0.2), 1)]
         pi.getAxis("left").setTicks([ticks + [(1 + RUG / 2 + 0.02, "caught"), (-RUG / 2 - 0.02, "not caught")], []])
         pi.setRange(xRange=(-0.01, 1.01), yRange=(-RUG - 0.04, 1 + RUG + 0.04), padding=0)
         pi.setMouseEnabled(x=False, y=False)
-        self.legend = pg.LegendItem(colCount=3, labelTextSize="8pt", labelTextColor="#222", horSpacing=14)
+        self.legend = pg.LegendItem(colCount=3, labelTextSize="8pt", horSpacing=14)
         self.addItem(self.legend, row=1, col=0)
 
         clear = pg.mkPen(0, 0, 0, 0)
@@ -71,13 +70,13 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
             pi.addItem(c)
         self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE, width=3), antialias=True)
         pi.addItem(self.curve)
-        self.star = pg.ScatterPlotItem(symbol="star", size=16, pen=pg.mkPen("#003f66"), brush=pg.mkBrush(CURVE))
+        self.star = pg.ScatterPlotItem(symbol="star", size=16, brush=pg.mkBrush(CURVE))
         pi.addItem(self.star)
-        self.errors = pg.ErrorBarItem(pen=pg.mkPen("#000", width=1.2), beam=0.008)
+        self.errors = pg.ErrorBarItem(beam=0.008)
         pi.addItem(self.errors)
-        self.rates = pg.ScatterPlotItem(symbol="s", size=7, pen=pg.mkPen("#000"), brush=pg.mkBrush("#fff"))
+        self.rates = pg.ScatterPlotItem(symbol="s", size=7)
         pi.addItem(self.rates)
-        hover = {"hoverable": True, "tip": self._tip, "hoverSize": 13, "hoverPen": pg.mkPen("#000", width=2)}
+        hover = {"hoverable": True, "tip": self._tip, "hoverSize": 13, "hoverPen": pg.mkPen("#D55E00", width=2)}
         self.scatter = {
             KIND_OTHER: pg.ScatterPlotItem(symbol="t1", size=6, pen=pg.mkPen(OTHER), brush=pg.mkBrush(OTHER), **hover),
             KIND_CAUGHT: pg.ScatterPlotItem(symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT),
@@ -88,14 +87,37 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         for s in self.scatter.values():
             s.sigClicked.connect(self._clicked)
             pi.addItem(s)
-        self.line = pg.InfiniteLine(0.5, angle=90, movable=True, bounds=(0.05, 1.0), pen=pg.mkPen("#222", width=2),
+        self.line = pg.InfiniteLine(0.5, angle=90, movable=True, bounds=(0.05, 1.0),
                                     hoverPen=pg.mkPen("#D55E00", width=3), label="threshold {value:.2f}",
-                                    labelOpts={"position": 0.55, "color": "#222", "fill": (255, 255, 255, 220)})
+                                    labelOpts={"position": 0.55})
         self.line.setZValue(20)
         pi.addItem(self.line)
         self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
         self.line.sigPositionChangeFinished.connect(lambda: self._line_moved(True))
+        self._title = ""
         self._build_legend()
+        self._restyle()
+        watch_palette(self, self._restyle)
+        add_export_action(self, self.export, "scurve", "Export the S-curve")
+
+    def _restyle(self) -> None:
+        """Background, axes, text and black-or-white marks in the palette's colours (light or dark)."""
+        if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
+            return
+        c = plot_colors()
+        self.setBackground(c.background)
+        style_plot_item(self.plot_item, c)
+        style_legend(self.legend, c.text)
+        self.star.setPen(pg.mkPen(STAR_EDGE.color()))
+        self.errors.setData(pen=pg.mkPen(c.text, width=1.2))
+        self.rates.setPen(pg.mkPen(c.text))
+        self.rates.setBrush(pg.mkBrush(c.background))
+        self.line.setPen(pg.mkPen(c.text, width=2))
+        self.line.label.setColor(c.text)
+        self.line.label.fill = pg.mkBrush(c.fill(220))
+        self.line.label.update()
+        if self._title:
+            self.plot_item.setTitle(self._title, color=c.text.name(), size="10pt")
 
     def _build_legend(self) -> None:
         fp_proxy = pg.PlotDataItem(pen=pg.mkPen(FP.darker(150)), fillLevel=0, fillBrush=FP)
@@ -142,8 +164,8 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
                 self.legend.removeItem(item)
                 item.hide()
         self.legend.getLabel(self.curve).setText(f"P(J), {b} bands x {r} rows")
-        title = f"S-curve of {b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"
-        self.plot_item.setTitle(title, color="#222", size="10pt")
+        self._title = f"S-curve of {b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"
+        self.plot_item.setTitle(self._title, color=plot_colors().text.name(), size="10pt")
         self._shade()
 
     def _legend_entry(self, item, name: str) -> None:

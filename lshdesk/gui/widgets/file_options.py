@@ -22,6 +22,7 @@ class FileOptions(QWidget):
         self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.button.setToolTip("Which kinds of document to read; files of the others are listed as skipped")
+        self.button.setAccessibleDescription("Formats to read")
         self.menu = QMenu(self.button)
         self.actions: dict[str, QAction] = {}
         for fid, fmt in FORMATS.items():
@@ -36,6 +37,7 @@ class FileOptions(QWidget):
         self.exclude.setPlaceholderText("skip files matching, e.g. *.log drafts/*")
         self.exclude.setToolTip("Space-separated patterns (name or path below the folder); matching files are skipped")
         self.exclude.setClearButtonEnabled(True)
+        self.exclude.setAccessibleName("Skip files matching")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()

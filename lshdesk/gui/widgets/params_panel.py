@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scurve import optimal_banding, threshold as curve_threshold
+from lshdesk.gui.theme import ERROR, keep_color
 from lshdesk.gui.widgets.file_options import FileOptions
 
 SHINGLINGS = ["word", "word:2", "word:3", "word:5", "char:3", "char:5", "char:7"]
@@ -35,6 +36,7 @@ class ParamsPanel(QWidget):
         self.shingle = QComboBox()
         self.shingle.setEditable(True)
         self.shingle.addItems(SHINGLINGS)
+        self.shingle.setAccessibleName("Shingling")
         self.shingle.setToolTip(
             "What a document's set is made of: words, N consecutive words (word:N) or N characters (char:N).\n"
             "Longer shingles make reworded text look less similar; word:3 is a good default for prose."
@@ -47,6 +49,7 @@ class ParamsPanel(QWidget):
         self.seed.setToolTip("Seed of the hash functions. The same seed gives the same signatures on every machine.")
         self.family = QComboBox()
         self.family.addItems(FAMILIES)
+        self.family.setAccessibleName("Hash family")
         self.family.setToolTip(
             "fast: lshdesk's own (the quickest).\narticle: the encyclopedia entry's reference implementation.\n"
             "datasketch: the values datasketch.MinHash gives, to cross-check with that library."
@@ -57,18 +60,21 @@ class ParamsPanel(QWidget):
         self.threshold.setDecimals(2)
         self.threshold.setToolTip("Similarity a pair must reach to be reported (exact Jaccard, checked for every candidate).")
         self.auto = QCheckBox("auto")
+        self.auto.setAccessibleName("Bands and rows chosen automatically")
         self.auto.setToolTip("Choose bands x rows for the threshold (balancing missed pairs against extra candidates).")
         self.bands = QSpinBox()
         self.bands.setRange(1, 1024)
+        self.bands.setAccessibleName("Bands")
         self.bands.setToolTip("Bands: more bands catch more pairs (and more dissimilar candidates).")
         self.rows = QSpinBox()
         self.rows.setRange(1, 1024)
+        self.rows.setAccessibleName("Rows per band")
         self.rows.setToolTip("Rows per band: more rows make a band stricter.")
         self.files = FileOptions()
         self.scheme_note = QLabel()
         self.scheme_note.setWordWrap(True)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020")
+        keep_color(self.error, ERROR)
         self.error.setWordWrap(True)
         self.scan_button = QPushButton("Scan (F5)")
         self.scan_button.setToolTip("Read the folders and find the near-duplicate pairs")

@@ -31,6 +31,7 @@ def _table(model) -> QTableView:
     """A sortable table of whole rows."""
     view = QTableView()
     view.setModel(model)
+    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

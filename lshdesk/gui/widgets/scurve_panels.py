@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.explore import Figures
 from lshdesk.core.explore_tune import Goal
 from lshdesk.core.scurve import false_negative_area, false_positive_area, probability
+from lshdesk.gui.theme import keep_style, muted
 
 
 class TunePanel(QGroupBox):
@@ -36,23 +37,27 @@ class TunePanel(QGroupBox):
         self.goal_box.addItem("Reach a recall", "recall")
         self.goal_box.addItem("Cap the candidates", "candidates")
         self.goal_box.setToolTip("What the scheme is chosen for, at the threshold")
+        self.goal_box.setAccessibleName("Auto-tune goal")
         self.fp_weight = QDoubleSpinBox()
         self.fp_weight.setRange(0.0, 1.0)
         self.fp_weight.setSingleStep(0.05)
         self.fp_weight.setValue(0.5)
         self.fp_weight.setPrefix("FP weight ")
+        self.fp_weight.setAccessibleName("False-positive weight")
         self.fp_weight.setToolTip("Weight of the false-positive area; the false-negative area weighs 1 - this")
         self.recall = QDoubleSpinBox()
         self.recall.setRange(0.01, 1.0)
         self.recall.setSingleStep(0.01)
         self.recall.setValue(0.95)
         self.recall.setPrefix("recall ≥ ")
+        self.recall.setAccessibleName("Recall to reach")
         self.cap = QSpinBox()
         self.cap.setRange(0, 2_000_000_000)
         self.cap.setSingleStep(1000)
         self.cap.setValue(10_000)
         self.cap.setPrefix("≤ ")
         self.cap.setSuffix(" candidates")
+        self.cap.setAccessibleName("Most candidates")
         self.param = QStackedWidget()
         for w in (self.fp_weight, self.recall, self.cap):
             self.param.addWidget(w)
@@ -111,7 +116,7 @@ class FiguresPanel(QGroupBox):
             form.addRow(titles.get(key, key.capitalize()), label)
         self.note = QLabel("")
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #555")
+        keep_style(self.note, lambda: f"color:{muted().name()}")
         form.addRow(self.note)
 
     def show_figures(self, f: Figures | None) -> None:

@@ -4,7 +4,7 @@ threshold, and the preset schemes drawn for comparison."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.params import Banding
+from lshdesk.gui.theme import blend
 
 BAND_COLOURS = (QColor("#0072B2"), QColor("#56B4E9"))
 
@@ -43,9 +44,17 @@ class SlotBar(QWidget):
         used = self.bands * self.rows
         for band in range(self.bands):
             p.fillRect(QRectF(band * self.rows * w, 0, self.rows * w, self.height()), BAND_COLOURS[band % 2])
-        p.fillRect(QRectF(used * w, 0, (self.k - used) * w, self.height()), QColor("#d0d0d0"))
-        p.setPen(QColor("#777"))
+        pal = self.palette()  # unused slots: between the base and the text colour, light or dark
+        p.fillRect(QRectF(used * w, 0, (self.k - used) * w, self.height()),
+                   blend(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text), 0.2))
+        p.setPen(pal.color(QPalette.ColorRole.Mid))
         p.drawRect(QRectF(0, 0, self.width() - 1, self.height() - 1))
+
+
+def _buddy(text: str, widget: QWidget) -> QLabel:
+    label = QLabel(text)
+    label.setBuddy(widget)
+    return label
 
 
 def _slider_spin(lo: int, hi: int, tip: str) -> tuple[QSlider, QSpinBox]:
@@ -73,6 +82,8 @@ class SchemeControls(QGroupBox):
         self.r_slider, self.r_spin = _slider_spin(1, 128, "Rows r per band: more rows make each band stricter")
         self.b_spin.setAccessibleName("Bands")
         self.r_spin.setAccessibleName("Rows")
+        self.b_slider.setAccessibleName("Bands slider")
+        self.r_slider.setAccessibleName("Rows slider")
         self.slots = SlotBar()
         self.slots_text = QLabel()
         self.threshold = QDoubleSpinBox()
@@ -82,18 +93,20 @@ class SchemeControls(QGroupBox):
         self.threshold.setToolTip("Similarity a pair must reach (exact Jaccard); drag the line on the plot too")
         self.threshold.setAccessibleName("Threshold")
         self.compare = [QComboBox(), QComboBox()]
+        for c, name in zip(self.compare, ("Compare with a preset", "Compare with another preset")):
+            c.setAccessibleName(name)
         grid = QGridLayout(self)
-        grid.addWidget(QLabel("Bands b"), 0, 0)
+        grid.addWidget(_buddy("Bands b", self.b_spin), 0, 0)
         grid.addWidget(self.b_slider, 0, 1)
         grid.addWidget(self.b_spin, 0, 2)
-        grid.addWidget(QLabel("Rows r"), 1, 0)
+        grid.addWidget(_buddy("Rows r", self.r_spin), 1, 0)
         grid.addWidget(self.r_slider, 1, 1)
         grid.addWidget(self.r_spin, 1, 2)
         grid.addWidget(self.slots, 2, 0, 1, 3)
         grid.addWidget(self.slots_text, 3, 0, 1, 3)
-        grid.addWidget(QLabel("Threshold"), 4, 0)
+        grid.addWidget(_buddy("Threshold", self.threshold), 4, 0)
         grid.addWidget(self.threshold, 4, 1, 1, 2)
-        grid.addWidget(QLabel("Compare"), 5, 0)
+        grid.addWidget(_buddy("Compare", self.compare[0]), 5, 0)
         row = QHBoxLayout()
         for c in self.compare:
             c.setToolTip("Draw a preset scheme's curve for comparison")

@@ -16,6 +16,7 @@ _FIT = QHeaderView.ResizeMode
 def _table(model: ArrayTableModel, name: str) -> QTableView:
     view = QTableView()
     view.setModel(model)
+    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
     view.setAccessibleName(name)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

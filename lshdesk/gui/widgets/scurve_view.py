@@ -23,6 +23,7 @@ from lshdesk.core.pipeline import ScanResult
 from lshdesk.core.scurve import presets
 from lshdesk.gui.plots.scurve_pairs import plot_pairs
 from lshdesk.gui.plots.scurve_plot import ScurvePlot
+from lshdesk.gui.theme import ERROR, keep_style, muted
 from lshdesk.gui.widgets.scurve_panels import FiguresPanel, TunePanel
 from lshdesk.gui.widgets.scurve_scheme import SchemeControls
 from lshdesk.gui.widgets.scurve_tables import ScurveTables
@@ -46,13 +47,14 @@ class ScurveView(QWidget):
         self.workers = ExploreWorkers(self._snapshot, self)
         self.plot = ScurvePlot()
         self.plot.setMinimumSize(420, 300)
+        self.plot.setAccessibleName("S-curve plot")
         self.scheme = SchemeControls()
         self.tune_panel = TunePanel()
         self.figures_panel = FiguresPanel()
         self.tables = ScurveTables()
         self.source = QLabel(IDLE_TEXT)
         self.source.setWordWrap(True)
-        self.source.setStyleSheet("color: #444")
+        keep_style(self.source, lambda: f"color:{muted().name()}")
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG")
         self._lay_out()
@@ -84,6 +86,7 @@ class ScurveView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(300)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the controls inside
         scroll.setMaximumWidth(360)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -92,6 +95,7 @@ class ScurveView(QWidget):
         outer = QScrollArea()  # on a small screen the view scrolls rather than forcing the window wider
         outer.setWidgetResizable(True)
         outer.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         outer.setWidget(split)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -112,7 +116,7 @@ class ScurveView(QWidget):
         self.workers.referenceProgress.connect(
             lambda p: p.total and self.source.setText(f"Exact similarity: {p.stage}, {p.done:,} of {p.total:,}…"))
         self.workers.failed.connect(
-            lambda message: self.source.setText(f"<span style='color:#b00020'>Could not compute: {message}</span>"))
+            lambda message: self.source.setText(f"<span style='color:{ERROR.name()}'>Could not compute: {message}</span>"))
 
     @property
     def ref(self) -> ExactReference | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPoint, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from lshdesk.core.clustering import exact_jaccard
@@ -18,9 +18,9 @@ from lshdesk.core.minhash import estimate
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.passages import shared_passages
 from lshdesk.core.pipeline import Progress, ScanResult
+from lshdesk.gui.theme import SHARED_BG, text_on, watch_palette
 from lshdesk.gui.workers import GeneratorThread
 
-SHARED = QColor(255, 224, 130)
 # Finding the passages is plain Python (~0.7 M characters/s for words, ~0.12 M for characters on the project's
 # machine): beyond these sizes (both texts together) the texts are shown without highlights.
 MAX_HIGHLIGHT_CHARS = {"word": 1_000_000, "char": 200_000}
@@ -58,17 +58,30 @@ def _utf16(text: str, index: int) -> int:
     return index if text.isascii() else len(text[:index].encode("utf-16-le")) // 2
 
 
+def shared_format() -> QTextCharFormat:
+    """How a shared passage looks: a background for the palette in use and the ink that reads on it."""
+    fmt = QTextCharFormat()
+    bg = SHARED_BG.color()
+    fmt.setBackground(bg)
+    fmt.setForeground(text_on(bg))
+    return fmt
+
+
 class _Pane(QWidget):
     """One document: its name over its text, with a context menu to open the file or its folder."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, side: str, parent=None) -> None:
         super().__init__(parent)
         self.title = QLabel()
         self.title.setWordWrap(True)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setAccessibleName(f"Document {side}")
+        self.title.setBuddy(self.text)
         self.path = ""
+        self._text, self._spans = "", []
+        watch_palette(self.text, self._highlight)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.title)
@@ -80,13 +93,22 @@ class _Pane(QWidget):
         self.path = path
         self.title.setText(f"<b>{name}</b>")
         self.title.setToolTip(path)
+        self.text.setAccessibleDescription(name)
 
     def show_text(self, text: str, spans: list[tuple[int, int]]) -> None:
         self.text.setPlainText(text)
-        fmt = QTextCharFormat()
-        fmt.setBackground(SHARED)
+        self._text, self._spans = text, spans
+        self._highlight()
+
+    def clear_text(self) -> None:
+        self.text.clear()
+        self._text, self._spans = "", []
+
+    def _highlight(self) -> None:
+        """Mark the shared passages (again when the palette changes: the colours follow it)."""
+        text, fmt = self._text, shared_format()
         sels = []
-        for s, e in spans:
+        for s, e in self._spans:
             sel = QTextEdit.ExtraSelection()
             cur = QTextCursor(self.text.document())
             cur.setPosition(_utf16(text, s))
@@ -119,7 +141,7 @@ class SideBySide(QWidget):
         super().__init__(parent)
         self.figures = QLabel(_PICK)
         self.figures.setWordWrap(True)
-        self.a, self.b = _Pane(), _Pane()
+        self.a, self.b = _Pane("A"), _Pane("B")
         panes = QHBoxLayout()
         panes.addWidget(self.a)
         panes.addWidget(self.b)
@@ -155,7 +177,7 @@ class SideBySide(QWidget):
         self.figures.setText(self._figures + " &nbsp; reading…")
         for pane, i in ((self.a, left), (self.b, right)):
             pane.show_name(names[i], result.docs.paths[i])
-            pane.text.clear()
+            pane.clear_text()
         self._request += 1
         paths, cap = (result.docs.paths[left], result.docs.paths[right]), result.params.corpus.max_bytes
         worker = GeneratorThread(self._request, lambda cancel: compare(paths, cap, spec, cancel), self)
@@ -200,6 +222,6 @@ class SideBySide(QWidget):
         self._figures = ""
         self.figures.setText(_PICK)
         for p in (self.a, self.b):
-            p.text.clear()
+            p.clear_text()
             p.title.clear()
             p.path = ""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+
 import numpy as np
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -17,8 +18,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
-    QStyle,
-    QStyledItemDelegate,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -27,171 +26,12 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.compare import PairFigures, pair_figures
 from lshdesk.core.params import Banding
-from lshdesk.gui.models.signatures import COMPACT_DIGITS, Role, SignaturesModel, row_letter
+from lshdesk.gui.models.signatures import COMPACT_DIGITS, SignaturesModel, row_letter
+from lshdesk.gui.theme import text_on, watch_palette
+from lshdesk.gui.widgets.signature_paint import PARTIAL, BandHeader, Overview, SlotDelegate, legend_html
 
-# yellow = one slot agrees, green = a whole band agrees (a shared bucket); strong = all compared rows, pale = some
-AGREE = QColor(255, 214, 102)  # the slot agrees in all compared rows
-PARTIAL = QColor(255, 240, 196)  # some, not all, compared rows hold this value
-BUCKET = QColor(150, 210, 140)  # the whole band agrees in all compared rows: one bucket
-BUCKET_SOME = QColor(206, 236, 198)  # this row shares the band's bucket with some other compared row
-BUCKET_STRIP = QColor(80, 160, 80)
-BUCKET_STRIP_SOME = QColor(176, 220, 166)
-FILLS = [QColor(), PARTIAL, AGREE, BUCKET_SOME, BUCKET]  # indexed by the model's Fill codes
-BOUNDARY = QColor(70, 70, 70)
 MAX_PAIRS_LISTED = 300
 KEY_ROWS = 12  # up to this many rows the side panel opens with a key to the row letters; beyond, each pair names its rows
-
-
-class SlotDelegate(QStyledItemDelegate):
-    """Paints one slot: background by agreement, the value, and a thick line where a band starts."""
-
-    def paint(self, painter: QPainter, option, index) -> None:
-        rect = option.rect
-        model = index.model()
-        r, c = index.row(), index.column()
-        if isinstance(model, SignaturesModel):  # the fast path: arrays, not six data() calls per cell
-            fill, compared, start = int(model.fill[r, c]), bool(model.compared_mask[r]), bool(model.band_start[c])
-            text = model.display(r, c)
-        else:
-            fill, compared = int(index.data(Role.Fill) or 0), bool(index.data(Role.Compared))
-            start, text = bool(index.data(Role.BandStart)), str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        # the fill also covers the view's own selection panel: the selection is the overlay below
-        painter.fillRect(rect, FILLS[fill] if fill else option.palette.color(QPalette.ColorRole.Base))
-        if option.state & QStyle.StateFlag.State_Selected:
-            painter.fillRect(rect, self._selection(option))
-        role = QPalette.ColorRole.Text if compared else QPalette.ColorRole.PlaceholderText
-        painter.setPen(option.palette.color(role))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        if start:
-            painter.fillRect(QRect(rect.left(), rect.top(), 2, rect.height() + 1), BOUNDARY)
-
-    @staticmethod
-    def _selection(option) -> QColor:
-        sel = QColor(option.palette.color(QPalette.ColorRole.Highlight))
-        sel.setAlpha(90)
-        return sel
-
-
-class BandHeader(QHeaderView):
-    """The column header in two tiers: bands on top (green where rows share a bucket), slot numbers below."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(Qt.Orientation.Horizontal, parent)
-        self.setSectionsClickable(True)
-        self.setHighlightSections(True)
-        self.sectionResized.connect(lambda *_: self.viewport().update())
-
-    def strip_height(self) -> int:
-        return self.fontMetrics().height() + 8
-
-    def sizeHint(self):
-        s = super().sizeHint()
-        s.setHeight(self.fontMetrics().height() + 8 + self.strip_height())
-        return s
-
-    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:
-        super().paintSection(painter, rect.adjusted(0, self.strip_height(), 0, 0), logical)
-
-    def paintEvent(self, event) -> None:
-        super().paintEvent(event)
-        model = self.model()
-        if not isinstance(model, SignaturesModel) or not model.k:
-            return
-        first = max(self.logicalIndexAt(0), 0)
-        last = self.logicalIndexAt(self.viewport().width() - 1)
-        last = model.k - 1 if last < 0 else last
-        rows = model.banding.rows if model.banding is not None else 0
-        used = model.banding.bands * rows if model.banding is not None else 0
-        h = self.strip_height()
-        p = QPainter(self.viewport())
-        fm = self.fontMetrics()
-        col = first
-        while col <= last:
-            band = model.band_of(col)
-            lo, hi = (band * rows, band * rows + rows - 1) if band >= 0 else (used, model.k - 1)
-            x0 = self.sectionViewportPosition(lo)
-            x1 = self.sectionViewportPosition(hi) + self.sectionSize(hi)
-            box = QRect(x0, 0, x1 - x0, h)
-            hit = model.band_collided(band)
-            groups = [] if hit else model.band_groups(band)
-            fill = BUCKET_STRIP if hit else BUCKET_STRIP_SOME if groups else self.palette().color(QPalette.ColorRole.Window)
-            p.fillRect(box, fill)
-            p.fillRect(QRect(x0, 0, 2 if lo > 0 else 0, h), BOUNDARY)
-            p.setPen(QColor(60, 60, 60))
-            p.drawLine(box.left(), h - 1, box.right(), h - 1)
-            p.setPen(QColor("white") if hit else self.palette().color(QPalette.ColorRole.Text))
-            if band < 0:
-                labels = ["no band (not used for buckets)", "no band", ""] if model.banding is not None else ["slots", ""]
-            elif hit:
-                labels = [f"band {band}: bucket", f"band {band}", str(band), ""]
-            elif groups:
-                who = " | ".join(" ".join(map(row_letter, g)) for g in groups)
-                labels = [f"band {band}: bucket {who}", f"band {band}: {who}", f"{band}: {who}", str(band), ""]
-            else:
-                labels = [f"band {band}", str(band), ""]
-            seen = box.intersected(QRect(0, 0, self.viewport().width(), h))  # label the visible part of the band
-            label = next(t for t in labels if fm.horizontalAdvance(t) + 6 <= seen.width() or not t)
-            p.drawText(seen, Qt.AlignmentFlag.AlignCenter, label)
-            col = hi + 1
-        p.end()
-
-
-class Overview(QWidget):
-    """All k slots in one strip (agreeing slots, shared buckets, band ticks) with the visible part framed; click to go."""
-
-    def __init__(self, model: SignaturesModel, table: QTableView, parent=None) -> None:
-        super().__init__(parent)
-        self.model, self.table = model, table
-        self.setFixedHeight(18)
-        self.setToolTip("All slots at a glance: click or drag to scroll the grid there")
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        table.horizontalScrollBar().valueChanged.connect(self.update)
-        table.horizontalScrollBar().rangeChanged.connect(self._range_changed)
-
-    def _range_changed(self, low: int, high: int) -> None:
-        self.setVisible(high > low)  # when every slot is on screen the grid itself is the overview
-        self.update()
-
-    def _x(self, slot: float) -> int:
-        return round(slot * self.width() / max(self.model.k, 1))
-
-    def paintEvent(self, event) -> None:
-        m = self.model
-        p = QPainter(self)
-        p.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Base))
-        h = self.height()
-        r = m.banding.rows if m.banding is not None else 0
-        shared = m.shared_bucket_bands()
-        for b in np.flatnonzero(shared).tolist():
-            fill = BUCKET if m.band_collided(b) else BUCKET_SOME
-            p.fillRect(QRect(self._x(b * r), 0, self._x(b * r + r) - self._x(b * r), h), fill)
-        for c in m.agreeing_slots().tolist():
-            if not m.band_collided(m.band_of(c)):
-                p.fillRect(QRect(self._x(c), 0, max(self._x(c + 1) - self._x(c), 1), h), AGREE)
-        for b in range(1, m.banding.bands if m.banding is not None else 0):
-            p.fillRect(QRect(self._x(b * r), 0, 1, h), BOUNDARY)
-        p.setPen(self.palette().color(QPalette.ColorRole.Mid))
-        p.drawRect(0, 0, self.width() - 1, h - 1)
-        bar = self.table.horizontalScrollBar()
-        total = bar.maximum() + bar.pageStep()
-        if m.k and total > 0 and bar.maximum() > 0:
-            x0 = round(bar.value() / total * self.width())
-            w = max(round(bar.pageStep() / total * self.width()), 6)
-            p.fillRect(QRect(x0, 0, w, h), QColor(30, 90, 200, 50))
-            p.setPen(QPen(QColor(30, 90, 200), 2))
-            p.drawRect(QRect(x0 + 1, 1, w - 2, h - 2))
-        p.end()
-
-    def mousePressEvent(self, event) -> None:
-        self._go(event.position().x())
-
-    def mouseMoveEvent(self, event) -> None:
-        self._go(event.position().x())
-
-    def _go(self, x: float) -> None:
-        bar = self.table.horizontalScrollBar()
-        total = bar.maximum() + bar.pageStep()
-        bar.setValue(round(x / max(self.width(), 1) * total - bar.pageStep() / 2))
 
 
 class _GridView(QTableView):
@@ -264,7 +104,8 @@ def pairs_html(
                 lines.append(f"bands collided: {spans(bands)} ({len(bands)} of {banding.bands}): candidate pair")
             else:
                 lines.append(f"no band collided (0 of {banding.bands}): not a candidate")
-        style = ' style="background:#fff0c4"' if subset and i in inside and j in inside else ""
+        bg = PARTIAL.color()
+        style = f' style="background:{bg.name()}; color:{text_on(bg).name()}"' if subset and i in inside and j in inside else ""
         blocks.append(f"<p{style}>" + "<br>".join(lines) + "</p>")
     if len(figs) > MAX_PAIRS_LISTED:
         blocks.append(f"<p><i>… and {len(figs) - MAX_PAIRS_LISTED:,} more pairs (select rows to compare fewer)</i></p>")
@@ -291,6 +132,7 @@ class SignatureGrid(QWidget):
         self.table.setModel(self.model)
         self.table.setItemDelegate(SlotDelegate(self.table))
         self.table.setAccessibleName("Signature grid")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setWordWrap(False)
@@ -305,7 +147,7 @@ class SignatureGrid(QWidget):
         self.table.addActions([copy, export])
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.overview = Overview(self.model, self.table)
-        self.legend = QLabel(_legend())
+        self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
         self.panel = QTextBrowser()
         self.panel.setAccessibleName("Pair figures")
@@ -343,6 +185,7 @@ class SignatureGrid(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         # band labels centre on the visible part of their band, so a scroll repaints the whole header strip
         self.table.horizontalScrollBar().valueChanged.connect(self.table.horizontalHeader().viewport().update)
+        watch_palette(self, self._restyle)
         self._sizes()
 
     # --- data ---------------------------------------------------------------------------------------------------------
@@ -360,6 +203,11 @@ class SignatureGrid(QWidget):
         self._sizes()
         self._refresh()
         self.overview.update()
+
+    def _restyle(self) -> None:
+        """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
+        self.legend.setText(legend_html())
+        self._refresh()
 
     def _set_full(self, full: bool) -> None:
         self.model.set_full(full)
@@ -473,14 +321,3 @@ class SignatureGrid(QWidget):
             self.export_csv(path)
         except OSError as e:
             QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self).open()
-
-
-def _legend() -> str:
-    sw = lambda c: f'<span style="background:{c.name()}">&nbsp;&nbsp;&nbsp;&nbsp;</span>'  # noqa: E731
-    return (
-        f"{sw(AGREE)} the slot agrees in all compared rows &nbsp; {sw(PARTIAL)} in some of them<br>"
-        f"{sw(BUCKET)} the whole band agrees in all compared rows: a shared bucket, so candidates &nbsp; "
-        f"{sw(BUCKET_SOME)} in some of them<br>"
-        "Thick lines: band boundaries. Hover a value for all its digits. "
-        "Select cells in some rows to compare just those rows."
-    )

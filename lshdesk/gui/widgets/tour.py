@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+
+from lshdesk.gui.theme import app_palette, blend, keep_style
 
 STEPS = [
     ("Compare folders", "Open your folders (Ctrl+O or drop them here) and press Scan (F5): near-duplicate pairs "
@@ -15,6 +18,14 @@ STEPS = [
 ]
 
 
+def _band_css() -> str:
+    """The band tinted towards the highlight colour, framed in a tone between window and text (light or dark)."""
+    p = app_palette()
+    window, text = p.color(QPalette.ColorRole.Window), p.color(QPalette.ColorRole.WindowText)
+    tint, frame = blend(window, p.color(QPalette.ColorRole.Highlight), 0.08), blend(window, text, 0.3)
+    return f"#tour {{ background: {tint.name()}; border: 1px solid {frame.name()}; border-radius: 6px; }}"
+
+
 class Tour(QFrame):
     """Emits ``chosen`` with 'open', 'learn' or 'scurve', and ``dismissed`` when closed for good."""
 
@@ -24,7 +35,7 @@ class Tour(QFrame):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("tour")
-        self.setStyleSheet("#tour { background: palette(alternate-base); border: 1px solid palette(mid); border-radius: 6px; }")
+        keep_style(self, _band_css)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(10, 6, 10, 6)
         intro = QLabel("<b>Welcome to lshdesk.</b> Three things to do:")
