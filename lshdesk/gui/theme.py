@@ -12,11 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
 
-MIN_CONTRAST = 4.5  # WCAG 2 AA, normal text
 INK_DARK, INK_LIGHT = QColor("#161616"), QColor("#f4f4f4")
 
 
@@ -122,10 +121,19 @@ class _PaletteWatch(QObject):
     def __init__(self, widget: QWidget, callback: Callable[[], None]) -> None:
         super().__init__(widget)
         self._callback = callback
-        QGuiApplication.instance().paletteChanged.connect(self._changed)
+        app = QGuiApplication.instance()
+        if hasattr(app, "paletteChanged"):  # deprecated in Qt 6 but present up to 6.11 at least
+            app.paletteChanged.connect(self._changed)
+        else:
+            widget.installEventFilter(self)
 
-    def _changed(self, _palette: QPalette) -> None:
+    def _changed(self, _palette: QPalette | None = None) -> None:
         self._callback()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange):
+            self._callback()
+        return False
 
 
 def watch_palette(widget: QWidget, callback: Callable[[], None]) -> None:
