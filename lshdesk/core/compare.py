@@ -23,14 +23,23 @@ def wilson_interval(m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95) -> tuple
     k = np.asarray(k, dtype=np.float64)
     if np.any(k <= 0) or np.any(m < 0) or np.any(m > k):
         raise ValueError("the Wilson interval needs 0 <= m <= k and k > 0")
-    p = m / k
-    z2 = z * z
-    denom = 1.0 + z2 / k
-    centre = (p + z2 / (2.0 * k)) / denom
-    half = z / denom * np.sqrt(p * (1.0 - p) / k + z2 / (4.0 * k * k))
+    return wilson_bounds(m, k, z)
+
+
+def wilson_bounds(m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``wilson_interval`` without the checks, for arrays of counts: nan where k == 0 (an empty bin)."""
+    m = np.asarray(m, dtype=np.float64)
+    k = np.asarray(k, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.clip(m / k, 0.0, 1.0)
+        z2 = z * z
+        denom = 1.0 + z2 / k
+        centre = (p + z2 / (2.0 * k)) / denom
+        half = z / denom * np.sqrt(p * (1.0 - p) / k + z2 / (4.0 * k * k))
     low = np.where(m == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
     high = np.where(m == k, 1.0, np.clip(centre + half, 0.0, 1.0))
-    return low, high
+    empty = k == 0
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
 
 def all_pairs(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:

@@ -11,3 +11,9 @@ class ParamError(LshdeskError, ValueError):
 
 class ScanCancelled(LshdeskError):
     """The user cancelled a scan; nothing of it is kept."""
+
+
+def check_cancel(cancel) -> None:
+    """Raise ScanCancelled if the cancel flag (a ``threading.Event`` or None) is set: long work calls this between steps."""
+    if cancel is not None and cancel.is_set():
+        raise ScanCancelled("cancelled")

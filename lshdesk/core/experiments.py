@@ -21,12 +21,12 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core import kernels
-from lshdesk.core.errors import ParamError, ScanCancelled
+from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.hashing import fmix32, fnv1a_utf16, fold32, sha1_hash32
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import ARTICLE_PRIME, make_family
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.pipeline import Progress
+from lshdesk.core.pipeline import Progress, run  # noqa: F401  (re-exported: run drives an experiment as a scan)
 from lshdesk.core.scurve import presets, probability
 from lshdesk.core.shingling import hash_shingles, shingle_strings
 from lshdesk.core.teaching import WORDS, all_pairs, jaccard_matrix
@@ -39,11 +39,6 @@ ENTRY_SWEEP: dict[str, tuple[float, float]] = {  # scheme: (recall, false-positi
     "balanced": (482 / 600, 29 / 5000),
     "loose": (600 / 600, 2954 / 5000),
 }
-
-
-def _check(cancel: threading.Event | None) -> None:
-    if cancel is not None and cancel.is_set():
-        raise ScanCancelled("experiment cancelled")
 
 
 class Signer:
@@ -135,7 +130,7 @@ def error_vs_k(
     j = jaccard_matrix(texts, spec)[left, right]
     per_seed = np.zeros((len(seeds), len(ks)))
     for s, seed in enumerate(seeds):
-        _check(cancel)
+        check_cancel(cancel)
         for c, k in enumerate(ks):
             sig = signer.sign(k, seed)
             per_seed[s, c] = np.abs(np.count_nonzero(sig[left] == sig[right], axis=1) / k - j).mean()
@@ -210,7 +205,7 @@ def banding_sweep(
     found = np.zeros(len(schemes), dtype=np.int64)
     flagged = np.zeros(len(schemes), dtype=np.int64)
     for s, seed in enumerate(seeds):
-        _check(cancel)
+        check_cancel(cancel)
         sig = signer.sign(k, seed)
         for c, banding in enumerate(schemes.values()):
             cands = candidate_pairs(sig, banding)
@@ -230,10 +225,3 @@ def banding_sweep(
     )
 
 
-def run(gen: Generator) -> object:
-    """Drive an experiment generator to its end and return its result (for the CLI and tests)."""
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value

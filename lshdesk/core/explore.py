@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from lshdesk.core import explore_kernels as ek
 from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.compare import wilson_bounds as wilson
 from lshdesk.core.errors import ParamError
 from lshdesk.core.explore_exact import FINE_BINS, ExactReference, _fine_bin, eligible_pairs
 from lshdesk.core.lsh import band_keys
@@ -28,7 +29,6 @@ RATE_BINS = 20  # the measured candidate rate is shown per similarity bin of wid
 TOP_BUCKETS = 10
 PARALLEL_WORK = 2_000_000  # documents x slots banded above which two threads share the bands
 BLOCK_BANDS = 16  # bands keyed at a time: (n_docs x 16) keys in memory, not (n_docs x b)
-Z95 = 1.959963984540054
 EPS = 1e-12  # "J >= t" as the scan's verification reads it (``clustering.verify``)
 
 
@@ -88,16 +88,6 @@ class Figures:
     def comparisons_saved(self) -> float:
         """Fraction of the all-pairs comparisons the scheme avoids."""
         return 1.0 - self.n_candidates / self.n_pairs if self.n_pairs else 0.0
-
-
-def wilson(k: npt.ArrayLike, n: npt.ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilson score interval of a binomial proportion k / n (nan where n == 0)."""
-    k, n = np.asarray(k, dtype=np.float64), np.asarray(n, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.clip(k / n, 0.0, 1.0)
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def _block(sigs: npt.NDArray, r: int, lo: int, hi: int) -> tuple[np.ndarray, ...]:

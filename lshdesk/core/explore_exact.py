@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from lshdesk.core import explore_kernels as ek
 from lshdesk.core.clustering import exact_jaccard
-from lshdesk.core.errors import ScanCancelled
+from lshdesk.core.errors import check_cancel
 from lshdesk.core.params import Banding
 from lshdesk.core.pipeline import Progress
 from lshdesk.core.shingling import ShingleBatch
@@ -89,11 +89,6 @@ def eligible_pairs(n: int, is_ref: npt.NDArray[np.bool_] | None) -> int:
     return r * (n - r)
 
 
-def _check(cancel: threading.Event | None) -> None:
-    if cancel is not None and cancel.is_set():
-        raise ScanCancelled("cancelled")
-
-
 def _fine_bin(j: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     """The FINE_BINS bin of each similarity (the same arithmetic as the compiled all-pairs loop; the 1e-9 puts a
     similarity lying exactly on an edge, like 7/20, in the bin it starts, whatever the rounding of j * FINE_BINS)."""
@@ -139,7 +134,7 @@ def all_pairs(
     bounds = np.searchsorted(cum, np.linspace(0, total, n_chunks + 1)[1:-1]).tolist()
     edges = [0] + bounds + [n]
     for lo, hi in zip(edges[:-1], edges[1:]):
-        _check(cancel)
+        check_cancel(cancel)
         if hi > lo:
             part = ek.all_pairs_rows(shingle_of, posting, post_offsets, pos, shingles.offsets, counts, ref,
                                      is_ref is not None, lo, hi, STORE_FLOOR, FINE_BINS, hist)
@@ -209,10 +204,10 @@ def sampled(
     pool, pool_codes = pool_candidates(sigs, schemes)
     if is_ref is not None and len(pool_codes):
         pool_codes = pool_codes[is_ref[pool_codes // n] != is_ref[pool_codes % n]]
-    _check(cancel)
+    check_cancel(cancel)
     yield Progress("sampling pairs", 1, 3, time.perf_counter() - t0)
     sample = sample_pairs(n, sample_size, pool_codes, np.random.default_rng(seed), is_ref)
-    _check(cancel)
+    check_cancel(cancel)
     yield Progress("exact similarity of the sample", 2, 3, time.perf_counter() - t0)
     codes = np.concatenate([pool_codes, sample])
     jac = exact_jaccard(shingles, codes // n, codes % n)

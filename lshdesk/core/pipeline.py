@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, group_min_similarity, groups, verify
 from lshdesk.core.corpus import Skipped, SourceFile, walk
-from lshdesk.core.errors import ScanCancelled
+from lshdesk.core.errors import check_cancel
 from lshdesk.core.cache import SignatureCache, params_key
 from lshdesk.core.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.frontend import Listing, index_batches, read_and_sign_cached, read_and_sign_listed
@@ -122,11 +122,6 @@ class _CacheUse:
         self.cache.forget_missing(self.key, roots, {self.files.paths[i] for i in self.worth})
 
 
-def _check(cancel: threading.Event | None) -> None:
-    if cancel is not None and cancel.is_set():
-        raise ScanCancelled("scan cancelled")
-
-
 def find_pairs(
     sigs: np.ndarray, shingles: ShingleBatch, banding: Banding, threshold: float, root: np.ndarray, reference: Sequence[int] = ()
 ) -> tuple[Pairs, Pairs]:
@@ -164,7 +159,7 @@ def scan(
         else:
             skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
-            _check(cancel)
+            check_cancel(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
 
@@ -178,7 +173,7 @@ def scan(
         done = 0
         max_bytes = params.corpus.max_bytes
         for index in index_batches(files.size, BATCH_FILES):
-            _check(cancel)
+            check_cancel(cancel)
             if use is not None and use.hits:
                 task = pool.submit(read_and_sign_cached, files.paths, index, max_bytes, sp, family, params.corpus.formats, use.hits)
             else:
@@ -188,7 +183,7 @@ def scan(
                 done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember)
                 yield Progress("reading", done, len(files), time.perf_counter() - t0)
         while in_flight:
-            _check(cancel)
+            check_cancel(cancel)
             done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember)
             yield Progress("reading", done, len(files), time.perf_counter() - t0)
     finally:
@@ -197,7 +192,7 @@ def scan(
     if use is not None:
         use.finish(roots)
 
-    _check(cancel)
+    check_cancel(cancel)
     shingles, sigs = store.finish()
     docs = Documents(
         [files.paths[i] for i in kept],
@@ -210,12 +205,12 @@ def scan(
     yield Progress("banding", 0, 1, time.perf_counter() - t0)
     candidates, pairs = find_pairs(sigs, shingles, banding, params.threshold, docs.root, reference)
     stage_t["banding+verifying"] = time.perf_counter() - t0 - sum(stage_t.values())
-    _check(cancel)
+    check_cancel(cancel)
     yield Progress("grouping", 0, 1, time.perf_counter() - t0)
     comps = groups(len(docs), pairs.left, pairs.right)
     group_min = group_min_similarity(comps, shingles)
     stage_t["grouping"] = time.perf_counter() - t0 - sum(stage_t.values())
-    _check(cancel)
+    check_cancel(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)
     return ScanResult(

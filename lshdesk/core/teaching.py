@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.compare import all_pairs
 from lshdesk.core.hashing import fnv1a_utf16
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import ARTICLE_PRIME, sign_texts, xorshift32_params
@@ -136,12 +137,6 @@ SIMILAR_CUTOFF = 0.5
 def lesson_signatures(texts: Sequence[str] = SENTENCES, params: SignatureParams = LESSON_PARAMS) -> npt.NDArray:
     """Signatures of the lesson's documents (the eight sentences by default) with the lesson's parameters."""
     return sign_texts(list(texts), params)
-
-
-def all_pairs(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every pair (i, j), i < j, of n documents, in row-major order."""
-    left, right = np.triu_indices(n, 1)
-    return left.astype(np.int64), right.astype(np.int64)
 
 
 def jaccard_matrix(texts: Sequence[str], spec: ShingleSpec = WORDS) -> npt.NDArray[np.float64]:
