@@ -108,7 +108,7 @@ def _fail(message: str, code: int = 2) -> int:
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core import export
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.pipeline import cached_scan, run, scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
@@ -149,12 +149,11 @@ def _scan(args: argparse.Namespace) -> int:
 
         gen = dask_scan(paths, params, reference=reference, address=args.scheduler, gather=False)
     else:
-        cache = None
-        if not args.no_cache:
-            from lshdesk.core.cache import SignatureCache
-
-            cache = SignatureCache.open(os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None)
-        gen = scan(paths, params, reference=reference, cache=cache)
+        if args.no_cache:
+            gen = scan(paths, params, reference=reference)
+        else:
+            cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
+            gen = cached_scan(paths, params, reference=reference, cache_path=cache_path)
     try:
         result = run(gen, progress)
     except ScanCancelled:

@@ -220,6 +220,22 @@ def scan(
     )
 
 
+def cached_scan(
+    roots: Sequence[str],
+    params: ScanParams,
+    cancel: threading.Event | None = None,
+    reference: Sequence[int] = (),
+    cache_path: str | None = None,
+) -> Generator[Progress, None, ScanResult]:
+    """``scan`` with the signature cache (at ``cache_path``, else the user's cache folder), opened where the scan
+    runs (it may wait for a lock) and closed when it ends, however it ends; trouble with it becomes a warning."""
+    cache = SignatureCache.open(cache_path)
+    try:
+        return (yield from scan(roots, params, cancel, reference, cache))
+    finally:
+        cache.close()
+
+
 def run(gen: Generator[Progress, None, ScanResult], on_progress: Callable[[Progress], None] | None = None) -> ScanResult:
     """Drive a scan generator to its end, passing each progress report on; return its result."""
     while True:

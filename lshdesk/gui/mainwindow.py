@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWi
 from lshdesk.core import export
 from lshdesk.core.corpus import NotText, read_text
 from lshdesk.core.errors import LshdeskError
-from lshdesk.core.pipeline import Progress, ScanResult, scan
+from lshdesk.core.pipeline import Progress, ScanResult, cached_scan, scan
 from lshdesk.gui import file_actions, menus
 from lshdesk.gui.learn import LearnView
 from lshdesk.gui.resources import help_html
@@ -257,10 +257,7 @@ class MainWindow(QMainWindow):
             return lambda cancel: dask_scan(folders, params, cancel, reference, address=address or None)
         if not cache_enabled(self.settings):
             return lambda cancel: scan(folders, params, cancel, reference)
-        from lshdesk.core.cache import SignatureCache
-
-        # opened on the worker thread (it may wait for a lock); it never raises: trouble becomes a warning
-        return lambda cancel: scan(folders, params, cancel, reference, cache=SignatureCache.open())
+        return lambda cancel: cached_scan(folders, params, cancel, reference)
 
     def cancel_scan(self, quiet: bool = False) -> None:
         """Stop the running scan (if any); its answer is dropped and the previous results stay."""
