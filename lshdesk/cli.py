@@ -40,7 +40,7 @@ _megabytes = _bounded(float, lambda v: v > 0, "size cap must be a number of MB, 
 
 
 def _formats(text: str) -> frozenset[str]:
-    from lshdesk.core.extract import parse_formats
+    from lshdesk.core.corpus.extract import parse_formats
 
     try:
         return parse_formats(text)
@@ -56,10 +56,18 @@ def _shingle(text: str) -> ShingleSpec:
 
 
 def _add_signature_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--num-perm", "-k", type=_positive, default=128, metavar="K", help="hash functions per signature (default 128)")
+    p.add_argument(
+        "--num-perm", "-k", type=_positive, default=128, metavar="K", help="hash functions per signature (default 128)"
+    )
     p.add_argument("--seed", type=_seed, default=1, help="seed of the hash functions (default 1)")
     p.add_argument("--family", choices=FAMILIES, default="fast", help="hash family (default fast)")
-    p.add_argument("--shingle", type=_shingle, default=ShingleSpec("word", 3), metavar="word|word:N|char:N", help="shingling (default word:3)")
+    p.add_argument(
+        "--shingle",
+        type=_shingle,
+        default=ShingleSpec("word", 3),
+        metavar="word|word:N|char:N",
+        help="shingling (default word:3)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,23 +84,46 @@ def build_parser() -> argparse.ArgumentParser:
     _add_signature_options(s)
     s.add_argument("--bands", "-b", type=_positive, help="bands (with --rows; default: chosen for the threshold)")
     s.add_argument("--rows", "-r", type=_positive, help="rows per band (with --bands)")
-    s.add_argument("--reference", action="append", default=[], metavar="PATH",
-                   help="a reference folder: its documents are compared only with the others (repeatable)")
-    s.add_argument("--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)")
+    s.add_argument(
+        "--reference",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a reference folder: its documents are compared only with the others (repeatable)",
+    )
+    s.add_argument(
+        "--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)"
+    )
     s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
     s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
-    s.add_argument("--formats", type=_formats, metavar="LIST",
-                   help="formats to read, e.g. txt,pdf,docx (default: all: txt pdf docx odt html md rtf epub)")
-    s.add_argument("--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)")
+    s.add_argument(
+        "--formats",
+        type=_formats,
+        metavar="LIST",
+        help="formats to read, e.g. txt,pdf,docx (default: all: txt pdf docx odt html md rtf epub)",
+    )
+    s.add_argument(
+        "--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)"
+    )
     s.add_argument("--no-cache", action="store_true", help="do not use the signature cache")
-    s.add_argument("--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)")
-    s.add_argument("--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report")
+    s.add_argument(
+        "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
+    )
+    s.add_argument(
+        "--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report"
+    )
     s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
-    s.add_argument("--engine", choices=("local", "dask"),
-                   help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')")
-    s.add_argument("--scheduler", metavar="ADDRESS",
-                   help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)")
+    s.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')",
+    )
+    s.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)",
+    )
 
     sig = sub.add_parser("signature", help="print the MinHash signatures of files")
     sig.add_argument("files", nargs="+", metavar="FILE")
@@ -107,8 +138,8 @@ def _fail(message: str, code: int = 2) -> int:
 
 
 def _scan(args: argparse.Namespace) -> int:
-    from lshdesk.core import export
-    from lshdesk.core.pipeline import cached_scan, run, scan
+    from lshdesk.core.persistence import export
+    from lshdesk.core.scan.pipeline import cached_scan, run, scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
@@ -127,7 +158,11 @@ def _scan(args: argparse.Namespace) -> int:
             args.threshold,
             Banding(args.bands, args.rows) if args.bands else None,
             CorpusOptions(
-                tuple(args.include), tuple(args.exclude), args.all_files, max(1, int(args.max_size * 2**20)), args.formats
+                tuple(args.include),
+                tuple(args.exclude),
+                args.all_files,
+                max(1, int(args.max_size * 2**20)),
+                args.formats,
             ),
         )
     except LshdeskError as e:
@@ -166,7 +201,7 @@ def _scan(args: argparse.Namespace) -> int:
     if show:
         print(file=sys.stderr)
     if args.format == "html":
-        from lshdesk.core.report import to_html
+        from lshdesk.core.persistence.report import to_html
 
         text = to_html(result)
     else:
@@ -190,7 +225,8 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _signature(args: argparse.Namespace) -> int:
-    from lshdesk.core.corpus import NotText, read_text
+    from lshdesk.core.corpus.reading import read_text
+    from lshdesk.core.errors import NotText
     from lshdesk.core.minhash import sign_texts
 
     texts = []

@@ -1,9 +1,13 @@
 """Shared test set-up: Qt offscreen before any QApplication, and where the shared dev corpus lives."""
 
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the helper modules (core_helpers, format_samples, gui_helpers) import by name from any test folder
+for _helpers in ("core", "core/corpus", "gui"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / _helpers))
 # the signature cache (platformdirs) goes to a throwaway folder, never the user's cache
 os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-cache-")
 

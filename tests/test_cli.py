@@ -112,8 +112,24 @@ def test_scan_csv(corpus, capsys):
 
 def test_scan_json(corpus, capsys):
     root, texts = corpus
-    code, out, err = call(capsys, "scan", str(root), "-t", "0.6", "--format", "json", "-k", "64", "--seed", "9",
-                          "--family", "datasketch", "--shingle", "word:2", "--quiet")
+    code, out, err = call(
+        capsys,
+        "scan",
+        str(root),
+        "-t",
+        "0.6",
+        "--format",
+        "json",
+        "-k",
+        "64",
+        "--seed",
+        "9",
+        "--family",
+        "datasketch",
+        "--shingle",
+        "word:2",
+        "--quiet",
+    )
     assert code == 0 and err == ""
     doc = json.loads(out)
     assert set(doc) == {"params", "documents", "skipped", "pairs", "groups"}
@@ -132,7 +148,8 @@ def test_scan_json(corpus, capsys):
         assert set(q) == {"a", "b", "estimate", "jaccard", "bands"}
         assert q["jaccard"] == pytest.approx(want[(q["a"], q["b"])], abs=5e-7)
     assert sorted(map(sorted, doc["groups"])) == [
-        ["a.txt", "copies/a_copy.txt", "copies/deeper/a_again.md"], ["b.txt", "b_copy.txt"]
+        ["a.txt", "copies/a_copy.txt", "copies/deeper/a_again.md"],
+        ["b.txt", "b_copy.txt"],
     ]
 
 
@@ -157,11 +174,16 @@ def test_scan_manual_banding(corpus, capsys):
 def test_scan_reference_folder(tmp_path, capsys):
     rng = random.Random(4)
     x, y = _words(rng, 120), _words(rng, 120)
-    _write(tmp_path, {
-        "new/x1.txt": " ".join(x), "new/x2.txt": " ".join(_mutate(rng, x, 1)),
-        "ref/x3.txt": " ".join(_mutate(rng, x, 2)),
-        "ref/y1.txt": " ".join(y), "ref/y2.txt": " ".join(_mutate(rng, y, 1)),
-    })
+    _write(
+        tmp_path,
+        {
+            "new/x1.txt": " ".join(x),
+            "new/x2.txt": " ".join(_mutate(rng, x, 1)),
+            "ref/x3.txt": " ".join(_mutate(rng, x, 2)),
+            "ref/y1.txt": " ".join(y),
+            "ref/y2.txt": " ".join(_mutate(rng, y, 1)),
+        },
+    )
     new, ref = str(tmp_path / "new"), str(tmp_path / "ref")
     code, out, _ = call(capsys, "scan", new, "--reference", ref, "-t", "0.5", "-q")
     assert code == 0
@@ -200,10 +222,14 @@ def test_skipped_files_still_exit_0(tmp_path, capsys):
     "opts, params",
     [
         ([], SignatureParams()),
-        (["-k", "16", "--seed", "12345", "--family", "article", "--shingle", "word"],
-         SignatureParams(ShingleSpec("word", 1), "article", 16, 12345)),
-        (["--num-perm", "40", "--seed", "0", "--family", "datasketch", "--shingle", "char:4"],
-         SignatureParams(ShingleSpec("char", 4), "datasketch", 40, 0)),
+        (
+            ["-k", "16", "--seed", "12345", "--family", "article", "--shingle", "word"],
+            SignatureParams(ShingleSpec("word", 1), "article", 16, 12345),
+        ),
+        (
+            ["--num-perm", "40", "--seed", "0", "--family", "datasketch", "--shingle", "char:4"],
+            SignatureParams(ShingleSpec("char", 4), "datasketch", 40, 0),
+        ),
     ],
     ids=["defaults", "article", "datasketch"],
 )
@@ -282,14 +308,20 @@ def test_console_script_runs_a_scan(corpus):
     root, texts = corpus
     script = Path(sys.executable).with_name("lshdesk")
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "lshdesk"]
-    r = subprocess.run([*cmd, "scan", str(root), "-t", "0.6", "--format", "json"], capture_output=True, text=True,
-                       timeout=300, stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [*cmd, "scan", str(root), "-t", "0.6", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert {(p["a"], p["b"]) for p in doc["pairs"]} == set(truth(texts, 0.6))
     assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr
-    bad = subprocess.run([*cmd, "scan", str(root), "-t", "2"], capture_output=True, text=True, timeout=300,
-                         stdin=subprocess.DEVNULL)
+    bad = subprocess.run(
+        [*cmd, "scan", str(root), "-t", "2"], capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and bad.stdout == ""
 
 
@@ -351,8 +383,21 @@ def test_reference_folder_named_with_a_trailing_slash(tmp_path, capsys):
     (tmp_path / "new" / "other.txt").write_text(text)  # a pair inside the new folder: not reported
     outs = []
     for ref in ("ref", "ref/", "./ref"):
-        assert main(["scan", str(tmp_path / "new"), os.path.join(str(tmp_path), ref), "--reference",
-                     os.path.join(str(tmp_path), ref), "--format", "json", "-q"]) == 0
+        assert (
+            main(
+                [
+                    "scan",
+                    str(tmp_path / "new"),
+                    os.path.join(str(tmp_path), ref),
+                    "--reference",
+                    os.path.join(str(tmp_path), ref),
+                    "--format",
+                    "json",
+                    "-q",
+                ]
+            )
+            == 0
+        )
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0]["pairs"] and all(o["pairs"] == outs[0]["pairs"] for o in outs)
     assert all(("ref/" in p["a"]) != ("ref/" in p["b"]) for p in outs[0]["pairs"])
@@ -362,9 +407,9 @@ def test_reference_folder_named_with_a_trailing_slash(tmp_path, capsys):
 def test_names_do_not_depend_on_the_disk_after_the_scan(tmp_path):
     import shutil
 
-    from lshdesk.core.export import display_paths
     from lshdesk.core.params import ScanParams
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.persistence.export import display_paths
+    from lshdesk.core.scan.pipeline import run, scan
 
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()

@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lshdesk.core import export, pipeline
-from lshdesk.core.corpus import SourceFile
+from lshdesk.core.corpus.listing import SourceFile
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
+from lshdesk.core.persistence import export
+from lshdesk.core.scan import pipeline
 from lshdesk.core.shingling import hash_shingles, shingle_strings
 from lshdesk.distributed import tasks
 from lshdesk.distributed.engine import plan_partitions
@@ -94,7 +95,10 @@ def _brute_force_bands(sigs: np.ndarray, banding: Banding) -> dict[tuple[int, in
     r = banding.rows
     hits: dict[tuple[int, int], int] = {}
     for i, j in combinations(range(len(sigs)), 2):
-        n = sum(bool(np.array_equal(sigs[i, s * r : (s + 1) * r], sigs[j, s * r : (s + 1) * r])) for s in range(banding.bands))
+        n = sum(
+            bool(np.array_equal(sigs[i, s * r : (s + 1) * r], sigs[j, s * r : (s + 1) * r]))
+            for s in range(banding.bands)
+        )
         if n:
             hits[(i, j)] = n
     return hits
@@ -135,7 +139,10 @@ def test_join_scores_pairs_whose_documents_live_in_other_partitions():
     batch = hash_shingles(texts, spec)
     sigs = np.random.default_rng(5).integers(0, 4, size=(40, 16)).astype(np.uint32)
     bounds = np.array([0, 9, 25, 40])
-    parts = [tasks.SignedPart(tasks.take(batch, np.arange(a, b)), sigs[a:b], np.ones(b - a, bool), []) for a, b in zip(bounds[:-1], bounds[1:])]
+    parts = [
+        tasks.SignedPart(tasks.take(batch, np.arange(a, b)), sigs[a:b], np.ones(b - a, bool), [])
+        for a, b in zip(bounds[:-1], bounds[1:])
+    ]
     left = np.array([0, 3, 8, 8, 5], dtype=np.int64)  # all in partition 0, partners everywhere
     right = np.array([1, 30, 9, 39, 24], dtype=np.int64)
     cands = tasks.Candidates(left, right, np.ones(5, np.int64))
@@ -151,7 +158,13 @@ def test_join_scores_pairs_whose_documents_live_in_other_partitions():
 
 def test_sign_part_matches_sign_texts_and_sorts_out_unreadable_and_empty_files(tmp_path):
     names = ["a.txt", "bin.txt", "b.txt", "punct.txt", "c.txt"]
-    contents = [b"one two three four", b"\x00\x00bin\x00ary\x00", b"five six seven", b"... !!! ???", "caf\u00e9 au lait".encode()]
+    contents = [
+        b"one two three four",
+        b"\x00\x00bin\x00ary\x00",
+        b"five six seven",
+        b"... !!! ???",
+        "caf\u00e9 au lait".encode(),
+    ]
     for n, c in zip(names, contents):
         (tmp_path / n).write_bytes(c)
     params = ScanParams(SignatureParams(k=16, seed=7))
@@ -166,7 +179,8 @@ def test_sign_part_matches_sign_texts_and_sorts_out_unreadable_and_empty_files(t
     expected = sign_texts(["one two three four", "five six seven", "caf\u00e9 au lait"], params.signature)
     assert np.array_equal(part.sigs, expected)
     assert [set(part.shingles.doc(i).tolist()) for i in range(3)] == [
-        set(hash_shingles([t], params.signature.shingle).ids.tolist()) for t in ("one two three four", "five six seven", "caf\u00e9 au lait")
+        set(hash_shingles([t], params.signature.shingle).ids.tolist())
+        for t in ("one two three four", "five six seven", "caf\u00e9 au lait")
     ]
 
 
@@ -318,7 +332,9 @@ def test_skipped_files_are_listed_in_the_local_order_across_batches(client, tmp_
             name.write_text("... !!! ---", encoding="utf-8")
         else:
             name.write_text(" ".join(_words(rng, 12)), encoding="utf-8")
-    local, remote, _ = _both(client, [str(tmp_path)], ScanParams(SignatureParams(k=16)), partition_files=300, gather=False)
+    local, remote, _ = _both(
+        client, [str(tmp_path)], ScanParams(SignatureParams(k=16)), partition_files=300, gather=False
+    )
     reasons = [s.reason for s in local.skipped]
     assert len(reasons) > 60 and {r.split(" (")[0] for r in reasons} == {"binary file", "no words to compare"}
     assert remote.skipped == local.skipped
@@ -397,7 +413,7 @@ def test_connection_describes_the_cluster_or_says_why_not(client):
 
 def test_the_core_and_the_engine_package_load_no_dask():
     code = (
-        "import sys, lshdesk.core.pipeline, lshdesk.core.export, lshdesk.cli, lshdesk.distributed\n"
+        "import sys, lshdesk.core.scan.pipeline, lshdesk.core.persistence.export, lshdesk.cli, lshdesk.distributed\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import kernels
+from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.shingling import ShingleBatch
@@ -29,11 +29,11 @@ def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray)
 
 def _intersections(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
     if len(left) < 20000:
-        return kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
+        return pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
     half = len(left) // 2
     with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify") as pool:
-        other = pool.submit(kernels.intersection_sizes, shingles.ids, shingles.offsets, left[half:], right[half:])
-        first = kernels.intersection_sizes(shingles.ids, shingles.offsets, left[:half], right[:half])
+        other = pool.submit(pair_kernels.intersection_sizes, shingles.ids, shingles.offsets, left[half:], right[half:])
+        first = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[:half], right[:half])
         return np.concatenate([first, other.result()])
 
 
@@ -50,7 +50,7 @@ class Pairs:
     def __len__(self) -> int:
         return len(self.left)
 
-    def take(self, index: npt.NDArray) -> "Pairs":
+    def take(self, index: npt.NDArray) -> Pairs:
         return Pairs(self.left[index], self.right[index], self.estimate[index], self.jaccard[index], self.bands[index])
 
 
@@ -67,7 +67,7 @@ def groups(n_docs: int, left: npt.NDArray, right: npt.NDArray) -> list[npt.NDArr
     """Connected components of the pair graph with two or more members, largest first, members ascending."""
     left = np.ascontiguousarray(left, dtype=np.int64)
     right = np.ascontiguousarray(right, dtype=np.int64)
-    roots = kernels.components(n_docs, left, right) if n_docs else np.zeros(0, np.int64)
+    roots = pair_kernels.components(n_docs, left, right) if n_docs else np.zeros(0, np.int64)
     in_group = np.flatnonzero(np.bincount(roots, minlength=n_docs)[roots] > 1)  # singletons never split out
     order = in_group[np.argsort(roots[in_group], kind="stable")]
     edges = np.flatnonzero(np.diff(roots[order])) + 1
@@ -83,7 +83,7 @@ def group_min_similarity(comps: list[npt.NDArray[np.int64]], shingles: ShingleBa
     members = np.concatenate(comps).astype(np.int64)
     starts = np.zeros(len(comps) + 1, dtype=np.int64)
     np.cumsum([len(c) for c in comps], out=starts[1:])
-    return kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
+    return pair_kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
 
 
 def min_similarity_in_group(members: npt.NDArray, shingles: ShingleBatch) -> float:

@@ -12,7 +12,9 @@ from lshdesk.core.params import Banding
 Z95 = 1.959963984540054  # the standard normal quantile for a two-sided 95% interval
 
 
-def wilson_interval(m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def wilson_interval(
+    m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(low, high) of the Wilson score interval for a binomial proportion m/k (95% with the default z).
 
     Each of the k slots agrees with probability J (the Jaccard similarity), so the number of matching slots m is
@@ -26,7 +28,9 @@ def wilson_interval(m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95) -> tuple
     return wilson_bounds(m, k, z)
 
 
-def wilson_bounds(m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def wilson_bounds(
+    m: npt.ArrayLike, k: npt.ArrayLike, z: float = Z95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """``wilson_interval`` without the checks, for arrays of counts: nan where k == 0 (an empty bin)."""
     m = np.asarray(m, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)

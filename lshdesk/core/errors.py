@@ -9,6 +9,10 @@ class ParamError(LshdeskError, ValueError):
     """A parameter is out of range or malformed; the message says how to fix it."""
 
 
+class NotText(LshdeskError):
+    """A file's bytes are not readable text; the message is the reason shown to the user."""
+
+
 class ScanCancelled(LshdeskError):
     """The user cancelled a scan; nothing of it is kept."""
 

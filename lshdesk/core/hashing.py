@@ -70,7 +70,7 @@ def fmix32(h: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
 
 def fnv1a_utf16(strings: list[str]) -> npt.NDArray[np.uint32]:
     """32-bit FNV-1a over each string's UTF-16 code units (as JavaScript's ``charCodeAt`` sees them)."""
-    from lshdesk.core.kernels import fnv1a_units
+    from lshdesk.core.kernels.minhash import fnv1a_units
 
     lengths = np.fromiter((len(s.encode("utf-16-le")) // 2 for s in strings), dtype=np.int64, count=len(strings))
     offsets = np.zeros(len(strings) + 1, dtype=np.int64)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import kernels
 from lshdesk.core.hashing import fmix64
+from lshdesk.core.kernels import banding as banding_kernels
 from lshdesk.core.params import Banding
 
 _C0 = np.uint64(0x243F6A8885A308D3)
@@ -19,10 +19,10 @@ def band_keys(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
     """An ``(n_docs, bands)`` array: the bucket key of each document in each band (equal slices, equal keys).
 
     Band i's key: ``h = C0``, then for each of its r slot values v in order ``h = fmix64((rotl(h, 31) ^ v) * C1)``
-    (compiled: ``kernels.band_keys``; ``band_keys_numpy`` is the same in numpy).
+    (compiled: ``banding_kernels.band_keys``; ``band_keys_numpy`` is the same in numpy).
     """
     banding.check(sigs.shape[1])
-    return np.ascontiguousarray(kernels.band_keys(np.ascontiguousarray(sigs), banding.bands, banding.rows).T)
+    return np.ascontiguousarray(banding_kernels.band_keys(np.ascontiguousarray(sigs), banding.bands, banding.rows).T)
 
 
 def band_keys_numpy(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
@@ -37,7 +37,9 @@ def band_keys_numpy(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint6
     return h
 
 
-def bucket_runs(keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def bucket_runs(
+    keys: npt.NDArray[np.uint64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Sort one band's keys: (order, start of each bucket in ``order``, bucket sizes), buckets of 2+ only."""
     order = np.argsort(keys, kind="stable")
     k = keys[order]
@@ -63,7 +65,7 @@ def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    all_codes = kernels.band_pair_codes(np.ascontiguousarray(sigs), banding.bands, banding.rows)
+    all_codes = banding_kernels.band_pair_codes(np.ascontiguousarray(sigs), banding.bands, banding.rows)
     all_codes.sort()
     if len(all_codes):
         edges = np.flatnonzero(np.concatenate(([True], all_codes[1:] != all_codes[:-1], [True])))

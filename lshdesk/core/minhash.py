@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import kernels
 from lshdesk.core.hashing import fmix32, fnv1a_utf16, fold32, sha1_hash32
+from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.shingling import ShingleBatch, hash_shingles, shingle_strings
 
@@ -82,7 +82,7 @@ class HashFamily:
         if self.needs_strings:
             raise ValueError(f"the {self.name} family hashes shingle strings: use sign_strings")
         ids = batch.ids if batch.ids.dtype == np.uint32 else fold32(batch.ids)
-        return kernels.minhash_affine32(ids, batch.offsets, self.a, self.b)
+        return minhash_kernels.minhash_affine32(ids, batch.offsets, self.a, self.b)
 
     def sign_strings(self, sets: Sequence[Iterable[str]]) -> npt.NDArray:
         """Signatures of shingle sets given as strings (every family)."""
@@ -93,9 +93,11 @@ class HashFamily:
             offsets[i + 1] = len(strings)
         if self.name == "article":
             x = fnv1a_utf16(strings).astype(np.uint64)
-            return kernels.minhash_affine_mod(x, offsets, self.a, self.b, np.uint64(ARTICLE_PRIME), _ARTICLE_EMPTY)
+            return minhash_kernels.minhash_affine_mod(
+                x, offsets, self.a, self.b, np.uint64(ARTICLE_PRIME), _ARTICLE_EMPTY
+            )
         if self.name == "datasketch":
-            return kernels.minhash_affine32(fmix32(sha1_hash32(strings)), offsets, self.a, self.b)
+            return minhash_kernels.minhash_affine32(fmix32(sha1_hash32(strings)), offsets, self.a, self.b)
         raise ValueError("the fast family signs shingle ids: use sign_ids (or sign_texts)")
 
 
@@ -129,5 +131,5 @@ def estimate_pairs(sigs: npt.NDArray, left: npt.NDArray, right: npt.NDArray, chu
     out = np.empty(len(left), dtype=np.float64)
     for s in range(0, len(left), chunk):
         e = s + chunk
-        out[s:e] = kernels.agreeing_slots(sigs, left[s:e], right[s:e]) / sigs.shape[1]
+        out[s:e] = minhash_kernels.agreeing_slots(sigs, left[s:e], right[s:e]) / sigs.shape[1]
     return out

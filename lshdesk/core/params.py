@@ -27,7 +27,7 @@ class ShingleSpec:
             raise ParamError(f"shingle size N must be between 1 and 64, not {self.n}")
 
     @classmethod
-    def parse(cls, text: str) -> "ShingleSpec":
+    def parse(cls, text: str) -> ShingleSpec:
         """Parse ``word``, ``word:3``, ``char:5``; ``char`` alone is refused (say how many characters)."""
         m = _SHINGLE_RE.match(text.strip().lower())
         if not m:
@@ -72,7 +72,7 @@ class Banding:
         if self.bands < 1 or self.rows < 1:
             raise ParamError(f"bands and rows must be at least 1, not {self.bands} x {self.rows}")
 
-    def check(self, k: int) -> "Banding":
+    def check(self, k: int) -> Banding:
         """Return self if it fits a signature of k slots, else raise with the fix."""
         if self.bands * self.rows > k:
             raise ParamError(
@@ -99,7 +99,7 @@ class CorpusOptions:
         if self.max_bytes < 1:
             raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
         if self.formats is not None:
-            from lshdesk.core.extract import FORMATS
+            from lshdesk.core.corpus.extract import FORMATS
 
             object.__setattr__(self, "formats", frozenset(self.formats))
             unknown = sorted(set(self.formats) - set(FORMATS))

@@ -79,7 +79,9 @@ def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def shared_passages(text_a: str, text_b: str, spec: ShingleSpec) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+def shared_passages(
+    text_a: str, text_b: str, spec: ShingleSpec
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
     """Merged (start, end) character ranges of each text covered by shingles both texts contain, and their count."""
     sa, sb = _shingle_spans(text_a, spec), _shingle_spans(text_b, spec)
     shared = sa.keys() & sb.keys()

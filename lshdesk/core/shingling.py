@@ -24,15 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import tokenkernels
 from lshdesk.core.hashing import fmix64
+from lshdesk.core.kernels import tokens as tokenkernels
 from lshdesk.core.params import ShingleSpec
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
 _WS_RE = re.compile(r"\s+")
 # For ASCII text, [^\W_]+ is exactly [A-Za-z0-9]+: map everything else to a space and split.
-_ASCII_SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if c not in string.ascii_letters + string.digits})
+_ASCII_SEPARATORS = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if c not in string.ascii_letters + string.digits}
+)
 
 
 def normalize(text: str) -> str:

@@ -68,7 +68,7 @@ def _on_progress(event: tuple) -> None:  # on the client's event loop thread
 
 
 @contextmanager
-def progress_sink(client: "Client", tag: str, n_parts: int) -> Iterator[list[int]]:
+def progress_sink(client: Client, tag: str, n_parts: int) -> Iterator[list[int]]:
     """Files read per partition of scan ``tag``, kept up to date from the workers' ``report_progress`` events."""
     sink = _sinks[tag] = [0] * n_parts
     client.subscribe_topic(PROGRESS_TOPIC, _on_progress)  # one handler for every scan of this process
@@ -82,13 +82,15 @@ def _worker_version() -> str:  # runs on each worker: importing this module prov
     return __version__
 
 
-def describe(client: "Client", timeout: float = 10.0) -> ClusterInfo:
+def describe(client: Client, timeout: float = 10.0) -> ClusterInfo:
     """Wait (up to ``timeout`` s) for a worker, check every worker runs this lshdesk, and describe the cluster."""
     address = client.scheduler.address
     try:
         client.wait_for_workers(1, timeout=timeout)
     except TimeoutError:
-        raise ClusterError(f"the scheduler at {address} has no workers: start some with `dask worker {address}`") from None
+        raise ClusterError(
+            f"the scheduler at {address} has no workers: start some with `dask worker {address}`"
+        ) from None
     try:
         versions = client.run(_worker_version)
     except Exception as e:
@@ -97,7 +99,9 @@ def describe(client: "Client", timeout: float = 10.0) -> ClusterInfo:
         ) from None
     wrong = sorted({v for v in versions.values() if v != __version__})
     if wrong:
-        raise ClusterError(f"workers of {address} run lshdesk {', '.join(wrong)}, this is {__version__}: install the same on all")
+        raise ClusterError(
+            f"workers of {address} run lshdesk {', '.join(wrong)}, this is {__version__}: install the same on all"
+        )
     workers = client.scheduler_info().get("workers", {})
     return ClusterInfo(
         address,
@@ -110,8 +114,8 @@ def describe(client: "Client", timeout: float = 10.0) -> ClusterInfo:
 
 @contextmanager
 def connect(
-    address: str | None = None, *, client: "Client | None" = None, n_workers: int | None = None, timeout: float = 10.0
-) -> Iterator["Client"]:
+    address: str | None = None, *, client: Client | None = None, n_workers: int | None = None, timeout: float = 10.0
+) -> Iterator[Client]:
     """A client for the scan; closed (with the LocalCluster it started) on exit.
 
     ``client`` given: used as it is and left open. ``address`` given: that scheduler, checked with ``describe``.
@@ -135,7 +139,10 @@ def connect(
             cl.close()
         return
     cluster = LocalCluster(  # a loopback port of the system's choosing: two scans at once do not fight over 8787
-        n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+        n_workers=n_workers or os.cpu_count() or 1,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
         silence_logs=logging.ERROR,  # not the workers' routine warnings (a cancelled task) on the user's terminal
     )
     try:
@@ -151,7 +158,9 @@ def _stop_workers(cluster, timeout: float = 0.5) -> None:
     (``cluster.close()`` alone gives it 4 s, which a user who pressed Cancel sees)."""
 
     async def stop_all() -> None:
-        await asyncio.gather(*(n.close(timeout=timeout) for n in list(cluster.workers.values())), return_exceptions=True)
+        await asyncio.gather(
+            *(n.close(timeout=timeout) for n in list(cluster.workers.values())), return_exceptions=True
+        )
 
     try:
         cluster.sync(stop_all)

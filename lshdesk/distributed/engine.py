@@ -16,21 +16,21 @@ import threading
 import time
 import uuid
 import weakref
-from functools import partial
 from collections.abc import Callable, Generator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import frontend, pipeline
 from lshdesk.core.clustering import Pairs, groups
-from lshdesk.core.corpus import Skipped, SourceFile, walk
+from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.pipeline import Documents, Progress, ScanResult
+from lshdesk.core.scan import frontend, pipeline
+from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult
 from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
@@ -58,19 +58,19 @@ def plan_partitions(n_files: int, n_threads: int, partition_files: int | None = 
 class _Graph:
     """Submits the scan's tasks under readable keys, watches them for progress, cancels them all on request."""
 
-    def __init__(self, client: "Client", cancel: threading.Event | None, t0: float) -> None:
+    def __init__(self, client: Client, cancel: threading.Event | None, t0: float) -> None:
         self.client, self.cancel, self.t0 = client, cancel, t0
         self.tag = uuid.uuid4().hex[:8]
         self.live: weakref.WeakSet[Future] = weakref.WeakSet()  # not a list: results nobody holds are freed early
         self.count = 0
 
-    def submit(self, name: str, fn: Callable, *args: Any) -> "Future":
+    def submit(self, name: str, fn: Callable, *args: Any) -> Future:
         self.count += 1
         fut = self.client.submit(fn, *args, key=f"lshdesk-{name}-{self.tag}-{self.count}", pure=False)
         self.live.add(fut)
         return fut
 
-    def item(self, fut: "Future", i: int) -> "Future":
+    def item(self, fut: Future, i: int) -> Future:
         return self.submit("piece", operator.getitem, fut, i)
 
     def check(self) -> None:
@@ -85,7 +85,10 @@ class _Graph:
         self.live = weakref.WeakSet()
 
     def watch(
-        self, futs: list["Future"], report: Callable[[list[int]], Progress], poll: Callable[[], Progress | None] | None = None
+        self,
+        futs: list[Future],
+        report: Callable[[list[int]], Progress],
+        poll: Callable[[], Progress | None] | None = None,
     ) -> Generator[Progress, None, None]:
         """Yield ``report(indices finished since the last report)`` until all are done, and ``poll()`` between
         (news from tasks still running, or None); raise a task's error."""
@@ -116,7 +119,7 @@ def scan(
     reference: Sequence[int] = (),
     *,
     address: str | None = None,
-    client: "Client | None" = None,
+    client: Client | None = None,
     n_workers: int | None = None,
     gather: bool = True,
     partition_files: int | None = None,
@@ -138,7 +141,12 @@ def scan(
 
 
 def _scan(
-    g: _Graph, roots: list[str], params: ScanParams, reference: tuple[int, ...], gather: bool, partition_files: int | None
+    g: _Graph,
+    roots: list[str],
+    params: ScanParams,
+    reference: tuple[int, ...],
+    gather: bool,
+    partition_files: int | None,
 ) -> Generator[Progress, None, ScanResult]:
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
     sp = params.signature
@@ -157,7 +165,9 @@ def _scan(
     parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
     with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch
         signed = [
-            g.submit("sign", tasks.sign_part, tasks.FileSlice.of(files[a:b], a), params, partial(report_progress, g.tag, p))
+            g.submit(
+                "sign", tasks.sign_part, tasks.FileSlice.of(files[a:b], a), params, partial(report_progress, g.tag, p)
+            )
             for p, (a, b) in enumerate(parts)
         ]
         small = [g.submit("summary", tasks.summary, s) for s in signed]
@@ -181,15 +191,20 @@ def _scan(
     bounds = np.zeros(len(parts) + 1, dtype=np.int64)
     np.cumsum(kept_n, out=bounds[1:])
     kept = [f for (a, b), s in zip(parts, summaries) for f, k in zip(files[a:b], s.kept.tolist()) if k]
-    sizes = [len(b) for b in frontend.batches(files, pipeline.BATCH_FILES)]  # the local engine's: it lists skips by batch
+    sizes = [
+        len(b) for b in frontend.batches(files, pipeline.BATCH_FILES)
+    ]  # the local engine's: it lists skips by batch
     batch_of = np.repeat(np.arange(len(sizes)), sizes)
     read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: (int(batch_of[t[0]]), t[1], t[0]))
     skipped += [Skipped(files[i].path, reason) for i, _, reason in read_skips]
     counts = np.concatenate([s.counts for s in summaries]) if summaries else np.zeros(0, np.int64)
     n_tokens = np.concatenate([s.n_tokens for s in summaries]) if summaries else np.zeros(0, np.int64)
     docs = Documents(
-        [f.path for f in kept], [f.rel for f in kept], np.array([f.root for f in kept], dtype=np.int64),
-        np.array([f.size for f in kept], dtype=np.int64), n_tokens,
+        [f.path for f in kept],
+        [f.rel for f in kept],
+        np.array([f.root for f in kept], dtype=np.int64),
+        np.array([f.size for f in kept], dtype=np.int64),
+        n_tokens,
     )
     n = len(docs)
 
@@ -222,12 +237,24 @@ def _scan(
     elapsed = g.elapsed()
     yield Progress("done", n, n, elapsed)
     return ScanResult(
-        tuple(roots), params, banding, docs, skipped, sigs, shingles, scored, pairs, comps, group_min,
-        reference, elapsed, stage_t,
+        tuple(roots),
+        params,
+        banding,
+        docs,
+        skipped,
+        sigs,
+        shingles,
+        scored,
+        pairs,
+        comps,
+        group_min,
+        reference,
+        elapsed,
+        stage_t,
     )
 
 
-def _check_visible(client: "Client", path: str) -> None:
+def _check_visible(client: Client, path: str) -> None:
     """Refuse a cluster whose workers do not see the files where this machine does (each would be 'vanished')."""
     seen = client.run(os.path.exists, path)
     blind = sorted(w for w, ok in seen.items() if not ok)
@@ -247,7 +274,7 @@ def _reference_runs(root: npt.NDArray[np.int64], reference: tuple[int, ...]) -> 
     return np.flatnonzero(edges == 1).astype(np.int64), np.flatnonzero(edges == -1).astype(np.int64)
 
 
-def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int, ref) -> list["Future"]:
+def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int, ref) -> list[Future]:
     """The banding shuffle's tasks; one future per partition, its candidate pairs (left document in it)."""
     c = len(signed)
     maps = [g.submit("band-map", tasks.band_map, s, int(bounds[p]), banding, c) for p, s in enumerate(signed)]
@@ -256,7 +283,7 @@ def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int,
 
 
 def _score(
-    g: _Graph, signed: list, bounds: np.ndarray, cands: list["Future"], n: int, stage: str
+    g: _Graph, signed: list, bounds: np.ndarray, cands: list[Future], n: int, stage: str
 ) -> Generator[Progress, None, Pairs]:
     """Score each partition's pairs where their shingle sets meet: ask, fetch the documents needed, compute."""
     reqs = [g.submit("requests", tasks.requests, c, bounds) for c in cands]
@@ -282,7 +309,9 @@ def _concat_pairs(parts: list[Pairs]) -> Pairs:
     if not parts:
         z = np.zeros(0, np.int64)
         return Pairs(z, z.copy(), np.zeros(0), np.zeros(0), z.copy())
-    return Pairs(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("left", "right", "estimate", "jaccard", "bands")))
+    return Pairs(
+        *(np.concatenate([getattr(p, f) for p in parts]) for f in ("left", "right", "estimate", "jaccard", "bands"))
+    )
 
 
 def _verified_order(scored: Pairs, threshold: float) -> npt.NDArray[np.int64]:

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core import frontend
 from lshdesk.core.arrays import ranges
 from lshdesk.core.clustering import Pairs, exact_jaccard
-from lshdesk.core.corpus import SourceFile
+from lshdesk.core.corpus.listing import SourceFile
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.lsh import Candidates, band_keys
 from lshdesk.core.minhash import estimate_pairs, make_family
 from lshdesk.core.params import Banding, ScanParams
+from lshdesk.core.scan import frontend
 from lshdesk.core.shingling import ShingleBatch, empty_batch
 
 UNREADABLE, NO_WORDS = 0, 1  # the two kinds of file skipped while reading, in the order the local engine lists them
@@ -74,7 +74,9 @@ def concat_batches(batches: list[ShingleBatch]) -> ShingleBatch:
     counts = np.concatenate([b.counts() for b in batches])
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    return ShingleBatch(np.concatenate([b.ids for b in batches]), offsets, np.concatenate([b.n_tokens for b in batches]))
+    return ShingleBatch(
+        np.concatenate([b.ids for b in batches]), offsets, np.concatenate([b.n_tokens for b in batches])
+    )
 
 
 def take(batch: ShingleBatch, idx: npt.NDArray[np.int64]) -> ShingleBatch:
@@ -94,7 +96,7 @@ class FileSlice:
     sizes: npt.NDArray[np.int64]
 
     @classmethod
-    def of(cls, files: list[SourceFile], first: int) -> "FileSlice":
+    def of(cls, files: list[SourceFile], first: int) -> FileSlice:
         return cls(first, [f.path for f in files], np.fromiter((f.size for f in files), np.int64, len(files)))
 
     def files(self) -> list[SourceFile]:
@@ -158,7 +160,9 @@ def part_of(doc: npt.NDArray[np.int64], bounds: npt.NDArray[np.int64]) -> npt.ND
     return np.searchsorted(bounds, doc, side="right") - 1
 
 
-def band_reduce(bounds: npt.NDArray[np.int64], *pieces: Record) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+def band_reduce(
+    bounds: npt.NDArray[np.int64], *pieces: Record
+) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
     """Buckets of 2+ documents among the records received; every pair in each, routed to its left document's partition."""
     band = np.concatenate([p[0] for p in pieces])
     key = np.concatenate([p[1] for p in pieces])
@@ -175,13 +179,17 @@ def band_reduce(bounds: npt.NDArray[np.int64], *pieces: Record) -> list[tuple[np
     return split_by(part_of(left, bounds), len(bounds) - 1, left, right)  # type: ignore[return-value]
 
 
-def in_runs(doc: npt.NDArray[np.int64], starts: npt.NDArray[np.int64], stops: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+def in_runs(
+    doc: npt.NDArray[np.int64], starts: npt.NDArray[np.int64], stops: npt.NDArray[np.int64]
+) -> npt.NDArray[np.bool_]:
     """Whether each document lies in one of the sorted, disjoint ranges ``starts[i]:stops[i]``."""
     i = np.searchsorted(starts, doc, side="right") - 1
     return (i >= 0) & (doc < stops[np.maximum(i, 0)]) if len(starts) else np.zeros(len(doc), dtype=bool)
 
 
-def pair_reduce(n_docs: int, reference: tuple[np.ndarray, np.ndarray] | None, *pieces: tuple[np.ndarray, np.ndarray]) -> Candidates:
+def pair_reduce(
+    n_docs: int, reference: tuple[np.ndarray, np.ndarray] | None, *pieces: tuple[np.ndarray, np.ndarray]
+) -> Candidates:
     """One partition's candidate pairs, sorted, each with the number of bands it collided in (as ``candidate_pairs``)."""
     left = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
     right = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)

@@ -32,7 +32,7 @@ class ErrorReporter:
         self.shown: list[str] = []
         self.suppressed = 0
 
-    def install(self) -> "ErrorReporter":
+    def install(self) -> ErrorReporter:
         sys.excepthook = self.__call__
         return self
 
@@ -46,9 +46,16 @@ class ErrorReporter:
             self.suppressed += 1
             return
         self.shown.append(text)
-        box = QMessageBox(QMessageBox.Icon.Critical, "lshdesk: something went wrong", f"{exc_type.__name__}: {exc}", parent=self.parent)
-        box.setInformativeText("lshdesk keeps running; what you were doing may not have finished. "
-                               "Please send the report (Copy report) with a note of what you did.")
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "lshdesk: something went wrong",
+            f"{exc_type.__name__}: {exc}",
+            parent=self.parent,
+        )
+        box.setInformativeText(
+            "lshdesk keeps running; what you were doing may not have finished. "
+            "Please send the report (Copy report) with a note of what you did."
+        )
         box.setDetailedText(text)
         box.addButton(QMessageBox.StandardButton.Close)
         copy = box.addButton("Copy report", QMessageBox.ButtonRole.ActionRole)

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from lshdesk.core import export
-from lshdesk.core.pipeline import ScanResult
-from lshdesk.core.report import to_html
-from lshdesk.core.session import SessionError, load_session, save_session
+from lshdesk.core.persistence import export
+from lshdesk.core.persistence.report import to_html
+from lshdesk.core.persistence.session import SessionError, load_session, save_session
+from lshdesk.core.scan.pipeline import ScanResult
 
 EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
     "Pairs as CSV (*.csv)": ("csv", export.to_csv),
@@ -45,7 +45,9 @@ def export_as(parent: QWidget, result: ScanResult, path: str, kind: str) -> bool
 
 def choose_export(parent: QWidget, result: ScanResult, folder: str) -> str | None:
     """Ask where and as what, then write; the path written or None."""
-    path, chosen = QFileDialog.getSaveFileName(parent, "Export results", os.path.join(folder, "pairs.csv"), ";;".join(EXPORTS))
+    path, chosen = QFileDialog.getSaveFileName(
+        parent, "Export results", os.path.join(folder, "pairs.csv"), ";;".join(EXPORTS)
+    )
     if not path:
         return None
     typed = os.path.splitext(path)[1].lower().lstrip(".")
@@ -58,13 +60,17 @@ def choose_export(parent: QWidget, result: ScanResult, folder: str) -> str | Non
 
 
 def choose_report(parent: QWidget, result: ScanResult, folder: str) -> str | None:
-    path, _ = QFileDialog.getSaveFileName(parent, "Export HTML report", os.path.join(folder, "report.html"), "HTML (*.html)")
+    path, _ = QFileDialog.getSaveFileName(
+        parent, "Export HTML report", os.path.join(folder, "report.html"), "HTML (*.html)"
+    )
     if not path:
         return None
     return path if export_as(parent, result, path, "html") else None
 
 
-def choose_save_session(parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str) -> str | None:
+def choose_save_session(
+    parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str
+) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, "Save session", os.path.join(folder, "scan.lshdesk"), SESSION_FILTER)
     if not path:
         return None
@@ -78,7 +84,9 @@ def choose_save_session(parent: QWidget, result: ScanResult, selection: tuple[in
     return path
 
 
-def choose_open_session(parent: QWidget, folder: str) -> tuple[str, tuple[ScanResult, tuple[int, ...], list[str]]] | None:
+def choose_open_session(
+    parent: QWidget, folder: str
+) -> tuple[str, tuple[ScanResult, tuple[int, ...], list[str]]] | None:
     path, _ = QFileDialog.getOpenFileName(parent, "Open session", folder, SESSION_FILTER + ";;All files (*)")
     if not path:
         return None

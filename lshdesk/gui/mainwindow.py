@@ -6,24 +6,37 @@ import os
 
 from PySide6.QtCore import QSettings, Qt, QThread
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
-from lshdesk.core import export
-from lshdesk.core.corpus import NotText, read_text
-from lshdesk.core.errors import LshdeskError
-from lshdesk.core.pipeline import Progress, ScanResult, cached_scan, scan
+from lshdesk.core.corpus.reading import read_text
+from lshdesk.core.errors import LshdeskError, NotText
+from lshdesk.core.persistence import export
+from lshdesk.core.scan.pipeline import Progress, ScanResult, cached_scan, scan
 from lshdesk.gui import file_actions, menus
 from lshdesk.gui.learn import LearnView
 from lshdesk.gui.resources import help_html
+from lshdesk.gui.scurve.view import ScurveView
+from lshdesk.gui.signatures.view import SignatureView
 from lshdesk.gui.state import AppState, Selection
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.params_panel import ParamsPanel
 from lshdesk.gui.widgets.progress_area import ProgressArea, duration
 from lshdesk.gui.widgets.results_view import ResultsView
-from lshdesk.gui.widgets.scurve_view import ScurveView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.tour import Tour
-from lshdesk.gui.widgets.signature_view import SignatureView
 from lshdesk.gui.workers import GeneratorThread
 
 MAX_RECENT = 8
@@ -59,7 +72,9 @@ class MainWindow(QMainWindow):
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")
         self.dock.setWidget(self.side)
-        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
 
         self.results = ResultsView()
@@ -143,7 +158,7 @@ class MainWindow(QMainWindow):
         import json
 
         from lshdesk.core.params import ScanParams
-        from lshdesk.core.session import params_from_json
+        from lshdesk.core.persistence.session import params_from_json
 
         text = self.settings.value("params/last")
         try:
@@ -152,8 +167,11 @@ class MainWindow(QMainWindow):
             return ScanParams()
 
     def _restore_layout(self) -> None:
-        for key, restore in (("window/geometry", self.restoreGeometry), ("window/state", self.restoreState),
-                             ("window/side", self.side.restoreState)):
+        for key, restore in (
+            ("window/geometry", self.restoreGeometry),
+            ("window/state", self.restoreState),
+            ("window/side", self.side.restoreState),
+        ):
             value = self.settings.value(key)
             if value is not None:
                 restore(value)
@@ -207,7 +225,9 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        folders = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile() and os.path.isdir(u.toLocalFile())]
+        folders = [
+            u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile() and os.path.isdir(u.toLocalFile())
+        ]
         if folders:
             self.add_folders(folders)
             event.acceptProposedAction()
@@ -242,13 +262,13 @@ class MainWindow(QMainWindow):
     def _save_params(self, params) -> None:
         import json
 
-        from lshdesk.core.session import params_to_json
+        from lshdesk.core.persistence.session import params_to_json
 
         self.settings.setValue("params/last", json.dumps(params_to_json(params)))
 
     def _scan_maker(self, folders: list[str], params, reference: list[int]):
         """The scan generator for the engine chosen in Settings: this machine, or a Dask cluster."""
-        from lshdesk.gui.settings_dialog import cache_enabled, engine_settings
+        from lshdesk.gui.dialogs.settings import cache_enabled, engine_settings
 
         kind, address = engine_settings(self.settings)
         if kind == "dask":
@@ -366,7 +386,9 @@ class MainWindow(QMainWindow):
         return self.state.folders[0] if self.state.folders else os.path.expanduser("~")
 
     def choose_export(self) -> None:
-        if self.state.result is not None and (path := file_actions.choose_export(self, self.state.result, self._folder())):
+        if self.state.result is not None and (
+            path := file_actions.choose_export(self, self.state.result, self._folder())
+        ):
             self.progress.finish(f"Exported to {path}")
 
     def export_to(self, path: str, fmt: str) -> None:
@@ -375,12 +397,18 @@ class MainWindow(QMainWindow):
             self.progress.finish(f"Exported {len(self.state.result.pairs):,} pairs to {path}")
 
     def choose_report(self) -> None:
-        if self.state.result is not None and (path := file_actions.choose_report(self, self.state.result, self._folder())):
+        if self.state.result is not None and (
+            path := file_actions.choose_report(self, self.state.result, self._folder())
+        ):
             self.progress.finish(f"Report written to {path}")
 
     def choose_save_session(self) -> None:
         r = self.state.result
-        if r is not None and (path := file_actions.choose_save_session(self, r, self.state.selection.docs, self.state.folders, self._folder())):
+        if r is not None and (
+            path := file_actions.choose_save_session(
+                self, r, self.state.selection.docs, self.state.folders, self._folder()
+            )
+        ):
             self.progress.finish(f"Session saved to {path}")
 
     def choose_open_session(self) -> None:
@@ -417,7 +445,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.learn if key == "learn" else self.scurve_view)
 
     def show_settings(self) -> None:
-        from lshdesk.gui.settings_dialog import SettingsDialog
+        from lshdesk.gui.dialogs.settings import SettingsDialog
 
         dialog = SettingsDialog(self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -441,7 +469,7 @@ class MainWindow(QMainWindow):
 
     def _about(self) -> None:
         """Help > About: version, purpose and the libraries' licences, in a window that does not block."""
-        from lshdesk.gui.about import AboutDialog
+        from lshdesk.gui.dialogs.about import AboutDialog
 
         dialog = AboutDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -49,12 +49,30 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     """Create the actions, fill the menu bar and the toolbar; return the actions."""
     K = QKeySequence.StandardKey
     a = Actions(
-        open=_action(window, "&Open folder…", K.Open, "Add a folder to compare (Ctrl+O); you can also drop folders on the window", "open"),
+        open=_action(
+            window,
+            "&Open folder…",
+            K.Open,
+            "Add a folder to compare (Ctrl+O); you can also drop folders on the window",
+            "open",
+        ),
         recent=QMenu("Open &recent", window),
-        open_session=_action(window, "Open &session…", "Ctrl+Shift+O", "Open a saved session: folders, parameters and results"),
-        save_session=_action(window, "&Save session…", K.Save, "Save folders, parameters, signatures and results to a .lshdesk file"),
-        export=_action(window, "&Export pairs and groups…", "Ctrl+E", "Save the verified pairs (or groups) as CSV or JSON (Ctrl+E)", "export"),
-        report=_action(window, "Export HTML &report…", "Ctrl+Shift+E", "Save a self-contained HTML report of the results"),
+        open_session=_action(
+            window, "Open &session…", "Ctrl+Shift+O", "Open a saved session: folders, parameters and results"
+        ),
+        save_session=_action(
+            window, "&Save session…", K.Save, "Save folders, parameters, signatures and results to a .lshdesk file"
+        ),
+        export=_action(
+            window,
+            "&Export pairs and groups…",
+            "Ctrl+E",
+            "Save the verified pairs (or groups) as CSV or JSON (Ctrl+E)",
+            "export",
+        ),
+        report=_action(
+            window, "Export HTML &report…", "Ctrl+Shift+E", "Save a self-contained HTML report of the results"
+        ),
         quit=_action(window, "&Quit", K.Quit),
         filter=_action(window, "&Filter results", K.Find, "Filter pairs and documents by name (Ctrl+F)"),
         settings=_action(window, "S&ettings…", K.Preferences, "Compute engine and signature cache"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from PySide6.QtGui import QIcon
@@ -15,7 +15,7 @@ def resource(*parts: str) -> Path:
     return RESOURCES.joinpath(*parts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def icon(name: str) -> QIcon:
     """A toolbar icon from ``resources/icons/<name>.svg`` (an empty icon if it is missing)."""
     path = resource("icons", f"{name}.svg")

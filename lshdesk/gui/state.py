@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from lshdesk.core.params import ScanParams
-from lshdesk.core.pipeline import ScanResult
+from lshdesk.core.scan.pipeline import ScanResult
 
 
 @dataclass(frozen=True)

@@ -85,8 +85,11 @@ TEAL = Tone("#18695f", "#5fd0bf")  # "shared", "found"
 ERROR = Tone("#b00020", "#ff8a80")
 WARN = Tone("#7a5c00", "#e8c35a")  # "missed"
 SET_COLORS = (  # the sets S1, S2, S3 (and two spare) of the lessons; A and B are the first two
-    Tone("#c41e30", "#ff8088"), Tone("#3d6f8f", "#86bde0"), Tone("#18695f", "#5fd0bf"),
-    Tone("#b5472c", "#f4a081"), Tone("#6a4c93", "#c3a8e8"),
+    Tone("#c41e30", "#ff8088"),
+    Tone("#3d6f8f", "#86bde0"),
+    Tone("#18695f", "#5fd0bf"),
+    Tone("#b5472c", "#f4a081"),
+    Tone("#6a4c93", "#c3a8e8"),
 )
 # backgrounds (text on them is drawn with text_on)
 TEAL_BG = Tone("#d9f2ee", "#1d4a44")

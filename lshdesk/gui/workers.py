@@ -13,7 +13,6 @@ from PySide6.QtCore import QThread, Signal
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 
-
 PROGRESS_INTERVAL = 0.04  # seconds: at most ~25 progress reports a second reach the GUI (a new stage always does)
 
 
@@ -107,12 +106,12 @@ def warm_up() -> None:
     from pathlib import Path
 
     from lshdesk.core.params import ScanParams
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.scan.pipeline import run, scan
 
     with tempfile.TemporaryDirectory(prefix="lshdesk-warm-") as tmp:  # two tiny files through the real pipeline
         for i, text in enumerate(("Warm up the kernels before the first scan.", "Warm up the kernels before a scan.")):
             Path(tmp, f"{i}.txt").write_text(text, encoding="utf-8")
         run(scan([tmp], ScanParams(threshold=0.5)))
-    from lshdesk.core.explore_kernels import warm
+        from lshdesk.core.kernels.explore import warm
 
     warm()  # the S-curve explorer's kernels, so its first request does not pause the GUI

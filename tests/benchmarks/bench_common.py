@@ -85,8 +85,15 @@ def machine() -> dict:
         mem = int(f.readline().split()[1]) / 2**20
     flags = open("/proc/cpuinfo").read()
     simd = "AVX-512" if " avx512f" in flags else "AVX2" if " avx2" in flags else "SSE"
-    return {"cpu": cpu, "cores": os.cpu_count(), "simd": simd, "memory_gb": round(mem, 1),
-            "python": platform.python_version(), **versions, "load_avg": os.getloadavg()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "simd": simd,
+        "memory_gb": round(mem, 1),
+        "python": platform.python_version(),
+        **versions,
+        "load_avg": os.getloadavg(),
+    }
 
 
 def dev_truth(root: str, threshold: float) -> set[tuple[str, str]]:

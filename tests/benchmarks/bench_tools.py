@@ -95,7 +95,7 @@ def scan_rensa(root: str, t: float, k: int) -> dict:
 def _warm_lshdesk() -> float:
     """Load the compiled kernels (once per process, as the app does off the GUI thread): a tiny scan."""
     from lshdesk.core.params import ScanParams
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.scan.pipeline import run, scan
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as d:
@@ -109,7 +109,7 @@ def _warm_lshdesk() -> float:
 def scan_lshdesk(root: str, t: float, k: int) -> dict:
     t0 = time.perf_counter()
     from lshdesk.core.params import ScanParams, SignatureParams
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.scan.pipeline import run, scan
 
     imp = time.perf_counter() - t0
     warm = _warm_lshdesk()
@@ -124,10 +124,19 @@ def scan_lshdesk(root: str, t: float, k: int) -> dict:
     return out
 
 
-def _out(imp: float, total: float, stages: dict, base: float, names: list[str], pairs: list, n_cands: int, scheme: str) -> dict:
+def _out(
+    imp: float, total: float, stages: dict, base: float, names: list[str], pairs: list, n_cands: int, scheme: str
+) -> dict:
     return {
-        "import_s": imp, "scan_s": total, "stages": stages, "rss_base_mb": base, "peak_rss_mb": bc.peak_rss_mb(),
-        "mem_mb": bc.peak_rss_mb() - base, "n_docs": len(names), "n_candidates": n_cands, "scheme": scheme,
+        "import_s": imp,
+        "scan_s": total,
+        "stages": stages,
+        "rss_base_mb": base,
+        "peak_rss_mb": bc.peak_rss_mb(),
+        "mem_mb": bc.peak_rss_mb() - base,
+        "n_docs": len(names),
+        "n_candidates": n_cands,
+        "scheme": scheme,
         "pairs": sorted(tuple(sorted((names[i], names[j]))) for i, j in pairs),
     }
 
@@ -136,7 +145,7 @@ def sign_stage(root: str, k: int, tool: str, max_docs: int) -> dict:
     """docs/s of the signature stage alone on lshdesk's shingle ids of the corpus's first max_docs documents."""
     import numpy as np
 
-    from lshdesk.core.corpus import read_text
+    from lshdesk.core.corpus.reading import read_text
     from lshdesk.core.minhash import fast_params
     from lshdesk.core.params import ShingleSpec
     from lshdesk.core.shingling import hash_shingles
@@ -153,7 +162,7 @@ def sign_stage(root: str, k: int, tool: str, max_docs: int) -> dict:
     if tool == "lshdesk":
         from concurrent.futures import ThreadPoolExecutor
 
-        from lshdesk.core.kernels import minhash_affine32
+        from lshdesk.core.kernels.minhash import minhash_affine32
 
         minhash_affine32(ids[: off[2]], off[:3], a, b)  # compile / load once
         t0 = time.perf_counter()
@@ -163,8 +172,10 @@ def sign_stage(root: str, k: int, tool: str, max_docs: int) -> dict:
         with ThreadPoolExecutor(2) as ex:
             list(ex.map(lambda _: None, range(2)))  # threads started before the clock
             t0 = time.perf_counter()
-            parts = [ex.submit(minhash_affine32, ids, off[: half + 1], a, b),
-                     ex.submit(minhash_affine32, ids, off[half:], a, b)]
+            parts = [
+                ex.submit(minhash_affine32, ids, off[: half + 1], a, b),
+                ex.submit(minhash_affine32, ids, off[half:], a, b),
+            ]
             [p.result() for p in parts]
             two = time.perf_counter() - t0
         return {"docs": n, "docs_per_s": n / one, "docs_per_s_2threads": n / two}
@@ -199,9 +210,9 @@ def floor(root: str) -> dict:
     py = time.perf_counter() - t0
     from concurrent.futures import ThreadPoolExecutor
 
-    from lshdesk.core.corpus import SourceFile, walk
-    from lshdesk.core.frontend import Listing, index_batches, read_listed
+    from lshdesk.core.corpus.listing import SourceFile, walk
     from lshdesk.core.params import CorpusOptions
+    from lshdesk.core.scan.frontend import Listing, index_batches, read_listed
     from lshdesk.core.shingling import pack, word_batch
 
     def front(index):
@@ -220,5 +231,10 @@ def floor(root: str) -> dict:
         t0 = time.perf_counter()
         list(ex.map(front, index_batches(listing.size)))
         ours = time.perf_counter() - t0
-    return {"files": len(files), "read_s": read, "read_tokenize_python_s": py, "lshdesk_listing_s": listing_s,
-            "lshdesk_read_tokenize_ids_s": ours}
+    return {
+        "files": len(files),
+        "read_s": read,
+        "read_tokenize_python_s": py,
+        "lshdesk_listing_s": listing_s,
+        "lshdesk_read_tokenize_ids_s": ours,
+    }

@@ -63,8 +63,10 @@ def bench_corpus(root: str, args: argparse.Namespace, report: dict) -> None:
     for t in args.thresholds:
         for tool in args.tools:
             runs = args.slow_runs if (tool == "datasketch" and n_files > 20000) else args.runs
-            outs = [bc.run_worker(HERE, {"task": "scan", "tool": tool, "root": root, "threshold": t, "k": args.k})
-                    for _ in range(runs)]
+            outs = [
+                bc.run_worker(HERE, {"task": "scan", "tool": tool, "root": root, "threshold": t, "k": args.k})
+                for _ in range(runs)
+            ]
             res[(tool, t)] = outs
             print(f"  {tool} t={t}: " + ", ".join(f"{o['scan_s']:.2f}s" for o in outs), flush=True)
     rows = []
@@ -76,42 +78,60 @@ def bench_corpus(root: str, args: argparse.Namespace, report: dict) -> None:
             outs = res[(tool, t)]
             med = bc.median([o["scan_s"] for o in outs])
             row = {
-                "tool": tool, "threshold": t, "scan_s": med, "runs": [o["scan_s"] for o in outs],
-                "import_s": bc.median([o["import_s"] for o in outs]), "warm_s": outs[0].get("warm_s", 0.0),
-                "mem_mb": bc.median([o["mem_mb"] for o in outs]), "peak_rss_mb": bc.median([o["peak_rss_mb"] for o in outs]),
-                "recall": len(f & truth) / len(truth) if truth else float("nan"), "truth": len(truth),
-                "found": len(f), "wrong": len(f - truth), "candidates": outs[0]["n_candidates"],
-                "scheme": outs[0]["scheme"], "lshdesk_ratio": base / med, "stages": outs[0]["stages"],
+                "tool": tool,
+                "threshold": t,
+                "scan_s": med,
+                "runs": [o["scan_s"] for o in outs],
+                "import_s": bc.median([o["import_s"] for o in outs]),
+                "warm_s": outs[0].get("warm_s", 0.0),
+                "mem_mb": bc.median([o["mem_mb"] for o in outs]),
+                "peak_rss_mb": bc.median([o["peak_rss_mb"] for o in outs]),
+                "recall": len(f & truth) / len(truth) if truth else float("nan"),
+                "truth": len(truth),
+                "found": len(f),
+                "wrong": len(f - truth),
+                "candidates": outs[0]["n_candidates"],
+                "scheme": outs[0]["scheme"],
+                "lshdesk_ratio": base / med,
+                "stages": outs[0]["stages"],
             }
             if tool == "lshdesk":
                 row.update(sig_mb=outs[0]["sig_mb"], ids_mb=outs[0]["ids_mb"])
             rows.append(row)
-    print("\n| tool | t | scan s (median) | runs | lshdesk time / tool time | recall | pairs (truth) | wrong | "
-          "candidates | b x r | import s | memory MB (peak RSS) |")
+    print(
+        "\n| tool | t | scan s (median) | runs | lshdesk time / tool time | recall | pairs (truth) | wrong | "
+        "candidates | b x r | import s | memory MB (peak RSS) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['tool']} | {r['threshold']} | {_fmt(r['scan_s'])} | {len(r['runs'])} | {_fmt(r['lshdesk_ratio'], 3)} "
-              f"| {_fmt(r['recall'], 4)} | {r['found']} ({r['truth']}) | {r['wrong']} | {r['candidates']} | {r['scheme']} "
-              f"| {_fmt(r['import_s'])}{' + ' + _fmt(r['warm_s']) + ' kernels' if r['warm_s'] else ''} "
-              f"| {_fmt(r['mem_mb'], 0)} ({_fmt(r['peak_rss_mb'], 0)}) |")
+        print(
+            f"| {r['tool']} | {r['threshold']} | {_fmt(r['scan_s'])} | {len(r['runs'])} | {_fmt(r['lshdesk_ratio'], 3)} "
+            f"| {_fmt(r['recall'], 4)} | {r['found']} ({r['truth']}) | {r['wrong']} | {r['candidates']} | {r['scheme']} "
+            f"| {_fmt(r['import_s'])}{' + ' + _fmt(r['warm_s']) + ' kernels' if r['warm_s'] else ''} "
+            f"| {_fmt(r['mem_mb'], 0)} ({_fmt(r['peak_rss_mb'], 0)}) |"
+        )
     for r in rows:
         print(f"  stages {r['tool']} t={r['threshold']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages"].items()))
     for r in rows:
         if r["tool"] == "lshdesk":
             budget = 2 * r["sig_mb"] + 150
-            print(f"  lshdesk memory t={r['threshold']}: {r['mem_mb']:.0f} MB; signatures {r['sig_mb']:.1f} MB, "
-                  f"shingle ids {r['ids_mb']:.1f} MB; target 2 x signatures + 150 = {budget:.0f} MB")
+            print(
+                f"  lshdesk memory t={r['threshold']}: {r['mem_mb']:.0f} MB; signatures {r['sig_mb']:.1f} MB, "
+                f"shingle ids {r['ids_mb']:.1f} MB; target 2 x signatures + 150 = {budget:.0f} MB"
+            )
     report.setdefault("scan", {})[root] = rows
 
     if not args.no_sign:
-        print("\nSignature stage alone (k = %d, the same shingle ids for each tool):\n" % args.k)
+        print(f"\nSignature stage alone (k = {args.k}, the same shingle ids for each tool):\n")
         print("| tool | docs | docs/s (median) | vs rensa |")
         print("|---|---|---|---|")
         sign = {}
         for tool in args.tools:
             docs = min(args.sign_docs, 5000) if tool == "datasketch" else args.sign_docs
-            outs = [bc.run_worker(HERE, {"task": "sign", "tool": tool, "root": root, "k": args.k, "max_docs": docs})
-                    for _ in range(args.runs)]
+            outs = [
+                bc.run_worker(HERE, {"task": "sign", "tool": tool, "root": root, "k": args.k, "max_docs": docs})
+                for _ in range(args.runs)
+            ]
             sign[tool] = outs
         ref = bc.median([o["docs_per_s"] for o in sign["rensa"]]) if "rensa" in sign else float("nan")
         for tool, outs in sign.items():
@@ -121,8 +141,14 @@ def bench_corpus(root: str, args: argparse.Namespace, report: dict) -> None:
                 v2 = bc.median([o["docs_per_s_2threads"] for o in outs])
                 print(f"| lshdesk, 2 threads | {outs[0]['docs']} | {v2:,.0f} | {v2 / ref:.2f} |")
         if "rensa" in args.tools:
-            outs = [bc.run_worker(HERE, {"task": "sign", "tool": "rensa", "root": root, "k": args.k,
-                                         "max_docs": args.sign_docs}, env={"RAYON_NUM_THREADS": "1"}) for _ in range(args.runs)]
+            outs = [
+                bc.run_worker(
+                    HERE,
+                    {"task": "sign", "tool": "rensa", "root": root, "k": args.k, "max_docs": args.sign_docs},
+                    env={"RAYON_NUM_THREADS": "1"},
+                )
+                for _ in range(args.runs)
+            ]
             v = bc.median([o["docs_per_s"] for o in outs])
             print(f"| rensa, RAYON_NUM_THREADS=1 | {outs[0]['docs']} | {v:,.0f} | {v / ref:.2f} |")
             sign["rensa_1thread"] = outs
@@ -130,9 +156,11 @@ def bench_corpus(root: str, args: argparse.Namespace, report: dict) -> None:
 
     fl = [bc.run_worker(HERE, {"task": "floor", "root": root}) for _ in range(args.runs)]
     m = {k: bc.median([o[k] for o in fl]) for k in fl[0] if k != "files"}
-    print(f"\nFront end alone, {fl[0]['files']} files (medians): read {m['read_s']:.2f} s; read + spec tokens in "
-          f"Python {m['read_tokenize_python_s']:.2f} s; lshdesk listing {m['lshdesk_listing_s']:.2f} s, "
-          f"read + tokens + shingle ids (2 threads) {m['lshdesk_read_tokenize_ids_s']:.2f} s")
+    print(
+        f"\nFront end alone, {fl[0]['files']} files (medians): read {m['read_s']:.2f} s; read + spec tokens in "
+        f"Python {m['read_tokenize_python_s']:.2f} s; lshdesk listing {m['lshdesk_listing_s']:.2f} s, "
+        f"read + tokens + shingle ids (2 threads) {m['lshdesk_read_tokenize_ids_s']:.2f} s"
+    )
     report.setdefault("floor", {})[root] = m
 
 
@@ -145,7 +173,9 @@ def main() -> None:
     ap.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.8])
     ap.add_argument("--tools", nargs="+", default=list(TOOLS), choices=TOOLS)
     ap.add_argument("--k", type=int, default=128)
-    ap.add_argument("--sign-docs", type=int, default=100_000, help="documents for the signature stage (datasketch: 5000)")
+    ap.add_argument(
+        "--sign-docs", type=int, default=100_000, help="documents for the signature stage (datasketch: 5000)"
+    )
     ap.add_argument("--no-sign", action="store_true", help="skip the signature-stage table")
     ap.add_argument("--json", help="also write every figure to this JSON file")
     args = ap.parse_args()
@@ -154,9 +184,11 @@ def main() -> None:
         return
     report = {"machine": bc.machine()}
     mc = report["machine"]
-    print(f"# lshdesk vs rensa vs datasketch\n\nMachine: {mc['cpu']}, {mc['cores']} cores, {mc['simd']}, "
-          f"{mc['memory_gb']} GB; Python {mc['python']}, numpy {mc['numpy']}, numba {mc['numba']}, datasketch "
-          f"{mc['datasketch']}, rensa {mc['rensa']}, xxhash {mc['xxhash']}; load average at start {mc['load_avg']}")
+    print(
+        f"# lshdesk vs rensa vs datasketch\n\nMachine: {mc['cpu']}, {mc['cores']} cores, {mc['simd']}, "
+        f"{mc['memory_gb']} GB; Python {mc['python']}, numpy {mc['numpy']}, numba {mc['numba']}, datasketch "
+        f"{mc['datasketch']}, rensa {mc['rensa']}, xxhash {mc['xxhash']}; load average at start {mc['load_avg']}"
+    )
     for root in args.corpus or [bc.DEV_DOCS]:
         bench_corpus(os.path.abspath(root), args, report)
         if args.json:  # after each corpus, so a long run keeps what it measured

@@ -84,9 +84,9 @@ def _load() -> str:
 
 
 def _same(a, b) -> bool:
-    return all(np.array_equal(getattr(a.pairs, f), getattr(b.pairs, f)) for f in ("left", "right", "jaccard", "estimate")) and [
-        g.tolist() for g in a.groups
-    ] == [g.tolist() for g in b.groups]
+    return all(
+        np.array_equal(getattr(a.pairs, f), getattr(b.pairs, f)) for f in ("left", "right", "jaccard", "estimate")
+    ) and [g.tolist() for g in a.groups] == [g.tolist() for g in b.groups]
 
 
 def main() -> int:
@@ -101,7 +101,7 @@ def main() -> int:
     from distributed import Client, LocalCluster
 
     from lshdesk.core.params import ScanParams
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.scan.pipeline import run, scan
     from lshdesk.distributed import scan as dask_scan
 
     root = Path(args.dir or Path(tempfile.gettempdir()) / f"lshdesk-dask-bench-{args.docs}")
@@ -132,7 +132,9 @@ def main() -> int:
 
     for w in args.workers:
         t = time.perf_counter()
-        with LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0") as cluster:
+        with LocalCluster(
+            n_workers=w, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
+        ) as cluster:
             with Client(cluster, set_as_default=False) as client:
                 start = time.perf_counter() - t
                 run(dask_scan([str(warm)], params, client=client, gather=False))  # every worker loads the kernels
@@ -143,7 +145,12 @@ def main() -> int:
                     if time.perf_counter() - t < best:
                         best, res = time.perf_counter() - t, one
         ok = "same as local" if _same(res, local) else "DIFFERENT FROM LOCAL"
-        report(f"dask, {w} worker{'s' if w > 1 else ''}", res, best, f", {ok}, x{base / best:.2f} vs local, cluster up in {start:.1f} s")
+        report(
+            f"dask, {w} worker{'s' if w > 1 else ''}",
+            res,
+            best,
+            f", {ok}, x{base / best:.2f} vs local, cluster up in {start:.1f} s",
+        )
     return 0
 
 

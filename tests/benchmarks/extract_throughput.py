@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 
 from format_samples import MAKERS, make_doc  # noqa: E402
 
-from lshdesk.core.extract import extract_text  # noqa: E402
+from lshdesk.core.corpus.extract import extract_text  # noqa: E402
 
 LIBRARIES = ("pypdf", "python-docx", "beautifulsoup4", "markdown-it-py", "striprtf", "lxml", "cryptography")
 
@@ -38,8 +38,10 @@ def machine() -> str:
             libs.append(f"{name} {importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             libs.append(f"{name} (absent)")
-    return (f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}\n"
-            + ", ".join(libs))
+    return (
+        f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}\n"
+        + ", ".join(libs)
+    )
 
 
 def bench(files: list[tuple[bytes, str]], seconds: float) -> tuple[float, float, int]:

@@ -84,7 +84,7 @@ def machine() -> str:
 
 
 def cli_scan(folder: Path, params) -> tuple[float, int, int]:
-    from lshdesk.core.pipeline import run, scan
+    from lshdesk.core.scan.pipeline import run, scan
 
     t0 = time.perf_counter()
     result = run(scan([str(folder)], params))
@@ -95,7 +95,7 @@ class _Ticker:
     """A 5 ms precise timer whose ticks are timestamped; the gaps between ticks are the event loop's stalls."""
 
     def __init__(self) -> None:
-        from PySide6.QtCore import QTimer, Qt
+        from PySide6.QtCore import Qt, QTimer
 
         self.ticks: list[float] = []
         self.timer = QTimer()
@@ -143,7 +143,9 @@ def gui_scans(folder: Path, params, poke: bool, runs: int, idle_seconds: float) 
     app = QApplication.instance() or QApplication([])
     settings_dir = tempfile.mkdtemp(prefix="lshdesk-stall-settings-")
     t_start = time.perf_counter()
-    window = make_window(QSettings(os.path.join(settings_dir, "s.ini"), QSettings.Format.IniFormat))  # as the app starts
+    window = make_window(
+        QSettings(os.path.join(settings_dir, "s.ini"), QSettings.Format.IniFormat)
+    )  # as the app starts
     startup = time.perf_counter() - t_start
     window.resize(1280, 800)
     window.show()
@@ -201,7 +203,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=100_000)
     ap.add_argument("--dir", type=Path)
-    ap.add_argument("--poke", action="store_true", help="resize the window and switch tabs every 200 ms, idle and scanning")
+    ap.add_argument(
+        "--poke", action="store_true", help="resize the window and switch tabs every 200 ms, idle and scanning"
+    )
     ap.add_argument("--cli-first", action="store_true", help="run the CLI pipeline before the GUI scans")
     ap.add_argument("--runs", type=int, default=1, help="GUI scans in a row (default 1)")
     ap.add_argument("--idle", type=float, default=3.0, help="seconds of idle event loop measured first (default 3)")
@@ -214,7 +218,7 @@ def main() -> int:
     else:
         print(f"reusing {folder}", flush=True)
 
-    from lshdesk.core.params import ScanParams
+        from lshdesk.core.params import ScanParams
 
     params = ScanParams()  # word:3, k = 128, fast family, threshold 0.8, auto bands x rows
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} (other processes share the cores)", flush=True)
@@ -228,23 +232,35 @@ def main() -> int:
     print(f"window start-up (kernels loaded, gc frozen): {idle['startup']:.2f} s")
     doing = "resized and its tabs switched every 200 ms" if args.poke else "left alone"
     print(f"window {doing}.")
-    print(f"idle event loop for {args.idle:.0f} s, no scan (the machine's own noise): longest gap {ms(idle['longest'])}, "
-          f"99th percentile {ms(idle['p99'])}")
+    print(
+        f"idle event loop for {args.idle:.0f} s, no scan (the machine's own noise): longest gap {ms(idle['longest'])}, "
+        f"99th percentile {ms(idle['p99'])}"
+    )
     for i, g in enumerate(runs, 1):
-        print(f"GUI scan {i}/{len(runs)}: {g['docs']:,} documents, {g['pairs']:,} pairs, {g['ticks']:,} ticks of a 5 ms timer")
+        print(
+            f"GUI scan {i}/{len(runs)}: {g['docs']:,} documents, {g['pairs']:,} pairs, {g['ticks']:,} ticks of a 5 ms timer"
+        )
         print(f"  longest stall while scanning:  {ms(g['longest'])}   (target: <= {TARGET_MS:.0f} ms)")
-        print(f"  99th percentile gap:           {ms(g['p99'])}   median {ms(g['median'])}; gaps over {TARGET_MS:.0f} ms: {g['over']}")
+        print(
+            f"  99th percentile gap:           {ms(g['p99'])}   median {ms(g['median'])}; gaps over {TARGET_MS:.0f} ms: {g['over']}"
+        )
         print(f"  showing the result (GUI thread): {ms(g['display'])}")
         print("  stages (worker): " + ", ".join(f"{k} {v:.2f} s" for k, v in g["stage_seconds"].items()))
-        print(f"  throughput: {g['docs'] / g['scan_seconds']:,.0f} files/s ({g['scan_seconds']:.1f} s in the worker, "
-              f"{g['seconds']:.1f} s until shown)")
+        print(
+            f"  throughput: {g['docs'] / g['scan_seconds']:,.0f} files/s ({g['scan_seconds']:.1f} s in the worker, "
+            f"{g['seconds']:.1f} s until shown)"
+        )
     g = runs[0]
-    print(f"CLI pipeline: {cli_docs / cli_s:,.0f} files/s ({cli_s:.1f} s); same answer as the GUI: "
-          f"{cli_docs == g['docs'] and cli_pairs == g['pairs']}; threads finished: {runs[-1]['threads_done']}")
+    print(
+        f"CLI pipeline: {cli_docs / cli_s:,.0f} files/s ({cli_s:.1f} s); same answer as the GUI: "
+        f"{cli_docs == g['docs'] and cli_pairs == g['pairs']}; threads finished: {runs[-1]['threads_done']}"
+    )
     worst = max(r["longest"] for r in runs)
     verdict = "PASS" if worst * 1000 <= TARGET_MS else "FAIL"
-    print(f"{verdict}: longest stall {ms(worst)} over {len(runs)} scan(s) vs target {TARGET_MS:.0f} ms "
-          f"(idle noise {ms(idle['longest'])})")
+    print(
+        f"{verdict}: longest stall {ms(worst)} over {len(runs)} scan(s) vs target {TARGET_MS:.0f} ms "
+        f"(idle noise {ms(idle['longest'])})"
+    )
     return 0 if verdict == "PASS" else 1
 
 

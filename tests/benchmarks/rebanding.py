@@ -24,12 +24,12 @@ import time
 
 import numpy as np
 
-from lshdesk.core.explore import band_candidates, reband
-from lshdesk.core.explore_exact import build_reference
+from lshdesk.core.explore.exact import build_reference
+from lshdesk.core.explore.figures import band_candidates, reband
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, SignatureParams
-from lshdesk.core.pipeline import run
+from lshdesk.core.scan.pipeline import run
 from lshdesk.core.shingling import ShingleBatch
 
 SCHEMES = [Banding(20, 6), Banding(32, 4), Banding(16, 8), Banding(42, 3), Banding(64, 2), Banding(128, 1)]
@@ -46,8 +46,10 @@ def machine() -> str:
     import numba
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
-    return (f"{cpu}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}, Python "
-            f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, load average {load[0]:.2f}")
+    return (
+        f"{cpu}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}, Python "
+        f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, load average {load[0]:.2f}"
+    )
 
 
 def corpus(n: int, seed: int = 0) -> tuple[ShingleBatch, np.ndarray]:
@@ -80,8 +82,10 @@ def timed(fn, runs: int) -> tuple[list[float], list[float]]:
 
 def fmt(ts: tuple[list[float], list[float]]) -> str:
     wall, cpu = ts
-    return (f"{statistics.median(wall) * 1000:6.1f} ms (min {min(wall) * 1000:6.1f}, max {max(wall) * 1000:6.1f}; "
-            f"CPU {statistics.median(cpu) * 1000:6.1f})")
+    return (
+        f"{statistics.median(wall) * 1000:6.1f} ms (min {min(wall) * 1000:6.1f}, max {max(wall) * 1000:6.1f}; "
+        f"CPU {statistics.median(cpu) * 1000:6.1f})"
+    )
 
 
 def main() -> None:
@@ -98,17 +102,21 @@ def main() -> None:
         band_candidates(sigs[:100], START)  # load the compiled kernels
         t = time.perf_counter()
         ref = run(build_reference(sigs, batch, [START, Banding(64, 2)]))
-        print(f"{n:,} documents ({len(batch.ids):,} shingles; corpus made and signed in {made:.1f} s); exact reference: "
-              f"{ref.mode} in {time.perf_counter() - t:.1f} s")
+        print(
+            f"{n:,} documents ({len(batch.ids):,} shingles; corpus made and signed in {made:.1f} s); exact reference: "
+            f"{ref.mode} in {time.perf_counter() - t:.1f} s"
+        )
         for scheme in SCHEMES:
             cands = len(band_candidates(sigs, scheme)[0])
             only = timed(lambda: band_candidates(sigs, scheme), args.runs)
             full = timed(lambda: reband(sigs, batch, scheme, 0.7, ref), args.runs)
             core = timed(lambda: candidate_pairs(sigs, scheme), max(1, args.runs // 2))
             verdict = "ok" if statistics.median(only[0]) < 0.2 else "OVER 200 ms"
-            print(f"  {str(scheme):>6}: {cands:>7,} candidates\n"
-                  f"          banding     {fmt(only)} {verdict}\n          all figures {fmt(full)}\n"
-                  f"          (lsh.candidate_pairs {fmt(core)})")
+            print(
+                f"  {str(scheme):>6}: {cands:>7,} candidates\n"
+                f"          banding     {fmt(only)} {verdict}\n          all figures {fmt(full)}\n"
+                f"          (lsh.candidate_pairs {fmt(core)})"
+            )
         print()
 
 

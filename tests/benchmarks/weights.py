@@ -18,12 +18,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
+import bench_common as bc  # noqa: E402
 import numpy as np  # noqa: E402
 
-import bench_common as bc  # noqa: E402
 from lshdesk.core.clustering import exact_jaccard  # noqa: E402
 from lshdesk.core.params import ScanParams, SignatureParams  # noqa: E402
-from lshdesk.core.pipeline import find_pairs, run, scan  # noqa: E402
+from lshdesk.core.scan.pipeline import find_pairs, run, scan  # noqa: E402
 from lshdesk.core.scurve import optimal_banding  # noqa: E402
 
 WEIGHTS = [(0.5, 0.5), (0.3, 0.7), (0.2, 0.8), (0.1, 0.9), (0.05, 0.95)]
@@ -75,8 +75,10 @@ def main() -> None:
     print("| t | fp / fn weights | b x r | mean recall | min recall | candidates (mean) | band + verify ms (median) |")
     print("|---|---|---|---|---|---|---|")
     for (t, fp, fn), r in sorted(rows.items()):
-        print(f"| {t} | {fp} / {fn} | {r['scheme']} | {np.mean(r['recall']):.4f} | {np.min(r['recall']):.4f} "
-              f"| {np.mean(r['cands']):.0f} | {1000 * np.median(r['time']):.1f} |")
+        print(
+            f"| {t} | {fp} / {fn} | {r['scheme']} | {np.mean(r['recall']):.4f} | {np.min(r['recall']):.4f} "
+            f"| {np.mean(r['cands']):.0f} | {1000 * np.median(r['time']):.1f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 def tree_digest(root: Path) -> dict[str, str]:
     """sha256 of every regular file below root (symbolic links not followed): to prove a scan changed nothing."""
     out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _dirnames, filenames in os.walk(root):
         for name in filenames:
             p = os.path.join(dirpath, name)
             if os.path.isfile(p) and not os.path.islink(p):
@@ -103,4 +103,3 @@ def mutate(rng: np.random.Generator, words: list[str], n_changes: int) -> list[s
     for pos in rng.choice(len(out), size=n_changes, replace=False).tolist():
         out[pos] = f"zz{rng.integers(0, 10**9)}q"
     return out
-

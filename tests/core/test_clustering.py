@@ -7,8 +7,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-
 from core_helpers import jaccard, make_words, mutate
+
 from lshdesk.core.clustering import exact_jaccard, groups, min_similarity_in_group, verify
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs, sign_texts

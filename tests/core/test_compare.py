@@ -98,8 +98,13 @@ def test_figures_match_plain_python_loops_on_random_signatures() -> None:
         shared = [[any(rows[o][s] == rows[i][s] for o in range(n) if o != i) for s in range(k)] for i in range(n)]
         assert shared_cells(sigs).tolist() == shared
         if banding is not None:
-            members = [[any(b in loop_bands(rows[i], rows[o], banding) for o in range(n) if o != i)
-                        for b in range(banding.bands)] for i in range(n)]
+            members = [
+                [
+                    any(b in loop_bands(rows[i], rows[o], banding) for o in range(n) if o != i)
+                    for b in range(banding.bands)
+                ]
+                for i in range(n)
+            ]
             assert bucket_members(sigs, banding).tolist() == members
             assert band_collisions(np.array(agree), banding).tolist() == [
                 all(agree[b * banding.rows : (b + 1) * banding.rows]) for b in range(banding.bands)
@@ -133,7 +138,9 @@ def test_against_the_article_reference_computed_in_node() -> None:
 
 def test_agreeing_slots_of_two_signed_sentences() -> None:
     params = SignatureParams(ShingleSpec("word", 1), "article", 16, 12345)
-    sigs = sign_texts(["the quick brown fox jumps over the lazy dog", "the quick brown fox leaps over the lazy dog"], params)
+    sigs = sign_texts(
+        ["the quick brown fox jumps over the lazy dog", "the quick brown fox leaps over the lazy dog"], params
+    )
     same = np.flatnonzero(sigs[0] == sigs[1])  # the reference: compare the two rows slot by slot
     figs = pair_figures(sigs, Banding(4, 4))
     assert 0 < len(same) < 16, "pick sentences that agree on some slots, not all"

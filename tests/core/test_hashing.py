@@ -55,8 +55,12 @@ def test_fnv1a_equals_plain_python(strings):
 
 def test_fmix_equal_datasketch_finaliser():
     rng = np.random.default_rng(7)
-    x64 = np.concatenate([rng.integers(0, 2**63, 2000, dtype=np.int64).astype(np.uint64) * np.uint64(2),
-                          np.array([0, 1, 2**64 - 1, 2**63], dtype=np.uint64)])
+    x64 = np.concatenate(
+        [
+            rng.integers(0, 2**63, 2000, dtype=np.int64).astype(np.uint64) * np.uint64(2),
+            np.array([0, 1, 2**64 - 1, 2**63], dtype=np.uint64),
+        ]
+    )
     assert np.array_equal(fmix64(x64), datasketch.minhash._fmix(x64, 64))
     x32 = (x64 & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     assert np.array_equal(fmix32(x32), datasketch.minhash._fmix(x32, 32))
@@ -95,4 +99,3 @@ def test_ids_do_not_depend_on_python_hash_seed():
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)
     assert outs[0] == outs[1] and len(outs[0]) > 10
-

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from core_helpers import random_id_pairs, split_for
-from lshdesk.core import kernels
+
 from lshdesk.core.errors import ParamError
+from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.lsh import band_keys, bucket_sizes, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, SignatureParams
@@ -148,7 +148,7 @@ def test_demo_signatures_from_the_generic_kernel(config):
     offsets = np.zeros(len(xs) + 1, dtype=np.int64)
     np.cumsum([len(t) for t in xs], out=offsets[1:])
     x = np.concatenate(xs) if offsets[-1] else np.zeros(0, np.uint64)
-    out = kernels.minhash_affine_mod(x, offsets, a, b, np.uint64(DEMO["P"]), np.uint64(INF))
+    out = minhash_kernels.minhash_affine_mod(x, offsets, a, b, np.uint64(DEMO["P"]), np.uint64(INF))
     assert np.array_equal(out, _demo_sigs(config))
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import datasketch
 import numpy as np
 import pytest
-
 from core_helpers import random_id_pairs, random_word_pairs, split_for
-from lshdesk.core import kernels
+
 from lshdesk.core.errors import ParamError
+from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.minhash import (
     ARTICLE_PRIME,
     estimate,
@@ -60,7 +60,7 @@ def test_hash_function_values_equal_js(case):
     a, b = xorshift32_params(case["k"], case["seed"])
     xs = np.array([s["x"] for s in case["samples"]], dtype=np.uint64)
     offsets = np.arange(len(xs) + 1, dtype=np.int64)
-    out = kernels.minhash_affine_mod(xs, offsets, a, b, np.uint64(ARTICLE_PRIME), np.uint64(EMPTY_ARTICLE))
+    out = minhash_kernels.minhash_affine_mod(xs, offsets, a, b, np.uint64(ARTICLE_PRIME), np.uint64(EMPTY_ARTICLE))
     assert out.tolist() == [s["values"] for s in case["samples"]]
 
 
@@ -171,7 +171,7 @@ def test_affine32_kernel_equals_numpy_reference():
     k = 37
     a = rng.integers(0, 2**32, k, dtype=np.uint64).astype(np.uint32) | np.uint32(1)
     b = rng.integers(0, 2**32, k, dtype=np.uint64).astype(np.uint32)
-    out = kernels.minhash_affine32(x, offsets, a, b)
+    out = minhash_kernels.minhash_affine32(x, offsets, a, b)
     assert out.dtype == np.uint32 and out.shape == (len(counts), k)
     full = (a.astype(np.uint64)[None, :] * x.astype(np.uint64)[:, None] + b.astype(np.uint64)) % np.uint64(2**32)
     for d in range(len(counts)):
@@ -185,7 +185,7 @@ def test_affine_mod_kernel_equals_python_integers():
     a, b = xorshift32_params(9, 777)
     x = np.concatenate([rng.integers(0, 2**32, 30, dtype=np.uint64), np.array([0, 2**32 - 1], dtype=np.uint64)])
     offsets = np.array([0, 10, 10, 32], dtype=np.int64)
-    out = kernels.minhash_affine_mod(x, offsets, a, b, np.uint64(ARTICLE_PRIME), np.uint64(EMPTY_ARTICLE))
+    out = minhash_kernels.minhash_affine_mod(x, offsets, a, b, np.uint64(ARTICLE_PRIME), np.uint64(EMPTY_ARTICLE))
     for d in range(3):
         xs = [int(v) for v in x[offsets[d] : offsets[d + 1]]]
         want = [

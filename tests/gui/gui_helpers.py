@@ -133,11 +133,25 @@ def dark_palette():
     p = QPalette()
     roles = QPalette.ColorRole
     colours = {
-        roles.Window: "#2b2b2b", roles.WindowText: "#e6e6e6", roles.Base: "#1e1e1e", roles.AlternateBase: "#2f2f2f",
-        roles.ToolTipBase: "#3a3a3a", roles.ToolTipText: "#f0f0f0", roles.PlaceholderText: "#8a8a8a",
-        roles.Text: "#e6e6e6", roles.Button: "#353535", roles.ButtonText: "#e6e6e6", roles.BrightText: "#ff6b6b",
-        roles.Light: "#505050", roles.Midlight: "#3f3f3f", roles.Mid: "#2a2a2a", roles.Dark: "#1a1a1a",
-        roles.Shadow: "#000000", roles.Highlight: "#3d7fd6", roles.HighlightedText: "#ffffff", roles.Link: "#6cb4ff",
+        roles.Window: "#2b2b2b",
+        roles.WindowText: "#e6e6e6",
+        roles.Base: "#1e1e1e",
+        roles.AlternateBase: "#2f2f2f",
+        roles.ToolTipBase: "#3a3a3a",
+        roles.ToolTipText: "#f0f0f0",
+        roles.PlaceholderText: "#8a8a8a",
+        roles.Text: "#e6e6e6",
+        roles.Button: "#353535",
+        roles.ButtonText: "#e6e6e6",
+        roles.BrightText: "#ff6b6b",
+        roles.Light: "#505050",
+        roles.Midlight: "#3f3f3f",
+        roles.Mid: "#2a2a2a",
+        roles.Dark: "#1a1a1a",
+        roles.Shadow: "#000000",
+        roles.Highlight: "#3d7fd6",
+        roles.HighlightedText: "#ffffff",
+        roles.Link: "#6cb4ff",
         roles.LinkVisited: "#c79cff",
     }
     for role, colour in colours.items():
@@ -165,8 +179,11 @@ def ink_and_paper(image, rect) -> tuple:
     contrasts most with it)."""
     from collections import Counter
 
-    pixels = [image.pixelColor(x, y) for x in range(rect.left(), rect.right() + 1)
-              for y in range(rect.top(), rect.bottom() + 1)]
+    pixels = [
+        image.pixelColor(x, y)
+        for x in range(rect.left(), rect.right() + 1)
+        for y in range(rect.top(), rect.bottom() + 1)
+    ]
     paper = Counter(p.rgb() for p in pixels).most_common(1)[0][0]
     paper = next(p for p in pixels if p.rgb() == paper)
     ink = max(pixels, key=lambda p: wcag_contrast(p, paper))

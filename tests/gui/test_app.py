@@ -37,10 +37,14 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
         assert len(truth) == 9  # resources/SAMPLE.md: 9 planted pairs at 0.3 or more
         shown = {frozenset(r[:2]) for r in table(window.results.pairs_model)}
         assert shown == set(truth)
-        sizes = [window.results.groups_model.rowCount(window.results.groups_model.index(r, 0))
-                 for r in range(window.results.groups_model.rowCount())]
+        sizes = [
+            window.results.groups_model.rowCount(window.results.groups_model.index(r, 0))
+            for r in range(window.results.groups_model.rowCount())
+        ]
         assert sorted(sizes) == [2] * 7 + [3]  # the meeting-notes chain is one group of three
-        assert window.corpus_panel.hint.isVisibleTo(window) and "Open your own folders" in window.corpus_panel.hint.text()
+        assert (
+            window.corpus_panel.hint.isVisibleTo(window) and "Open your own folders" in window.corpus_panel.hint.text()
+        )
         assert sys.excepthook.__self__.parent is window  # uncaught errors show one dialog over this window
         assert window.shutdown()
     finally:

@@ -102,7 +102,9 @@ def test_dropping_folders_on_the_window_adds_them(qtbot, window, corpus_dir):
 def test_dragging_only_files_is_refused(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     mime = _mime(str(root / "alpha" / "report.txt"))
-    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = QDragEnterEvent(
+        QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     enter.ignore()
     QApplication.sendEvent(window, enter)
     assert not enter.isAccepted()

@@ -56,12 +56,24 @@ def test_tab_walks_the_dock_then_the_tour_and_the_view_in_order(qtbot, active, c
     w.state.set_folders([str(corpus_dir[0])])  # Remove is on
     cycle = tab_cycle(qtbot, w.corpus_panel.list)
     p, c, f = w.params_panel, w.corpus_panel, w.params_panel.files
-    dock = [c.list, c.add_button, c.remove_button, p.shingle, p.k, p.seed, p.family, p.threshold, p.auto, f.button,
-            f.exclude, p.scan_button]  # bands and rows are off while 'auto' is ticked
+    dock = [
+        c.list,
+        c.add_button,
+        c.remove_button,
+        p.shingle,
+        p.k,
+        p.seed,
+        p.family,
+        p.threshold,
+        p.auto,
+        f.button,
+        f.exclude,
+        p.scan_button,
+    ]  # bands and rows are off while 'auto' is ticked
     assert cycle[: len(dock)] == dock
     tour = [w.tour.buttons["open"], w.tour.buttons["learn"], w.tour.buttons["scurve"], w.tour.close_button]
     view = [w.tabs.tabBar(), w.results.filter, w.results.tabs.tabBar(), w.results.pairs]
-    assert cycle[len(dock):] == tour + view  # Tab leaves the Pairs table (arrows move inside it) back to the dock
+    assert cycle[len(dock) :] == tour + view  # Tab leaves the Pairs table (arrows move inside it) back to the dock
     assert unnamed(cycle) == []
     p.auto.setChecked(False)
     cycle = tab_cycle(qtbot, p.threshold)
@@ -102,8 +114,13 @@ def test_every_view_is_reached_and_walked_by_keyboard(qtbot, active, corpus_dir)
         w.results: [w.results.filter, w.results.pairs],  # with rows in it, Tab still leaves the table
         w.side_by_side: [w.side_by_side.a.text, w.side_by_side.b.text],
         w.signature_view: [w.signature_view.grid.full, w.signature_view.grid.table],
-        w.scurve_view: [w.scurve_view.export_button, w.scurve_view.scheme.b_spin, w.scurve_view.scheme.threshold,
-                        w.scurve_view.tune_panel.button, w.scurve_view.tables.missed_view],
+        w.scurve_view: [
+            w.scurve_view.export_button,
+            w.scurve_view.scheme.b_spin,
+            w.scurve_view.scheme.threshold,
+            w.scurve_view.tune_panel.button,
+            w.scurve_view.tables.missed_view,
+        ],
         w.learn: [w.learn.list],
     }
     for view, wanted in reached.items():

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from lshdesk.core import teaching as t
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import SignatureParams
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn import LearnView
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -51,8 +51,10 @@ def reference_signature(words: set[str], k: int = 16, seed: int = 12345) -> list
             h = ((h ^ c) * 0x01000193) & 0xFFFFFFFF
         return h
 
-    return [min(((fns[2 * i] % 4294967290 + 1) * fnv(w) + fns[2 * i + 1] % 4294967290) % 4294967311 for w in words)
-            for i in range(k)]
+    return [
+        min(((fns[2 * i] % 4294967290 + 1) * fnv(w) + fns[2 * i + 1] % 4294967290) % 4294967311 for w in words)
+        for i in range(k)
+    ]
 
 
 # --- lesson 1 -------------------------------------------------------------------------------------------------------
@@ -126,8 +128,12 @@ def test_lesson3_schemes_against_the_similar_pairs(view, qtbot):
     sigs = [reference_signature(plain_words(s)) for s in t.SENTENCES]
     for name, (b, r) in {"strict": (1, 16), "loose": (16, 1)}.items():
         qtbot.mouseClick(page.radios[name], Qt.MouseButton.LeftButton)
-        brute = {(i, j) for i in range(8) for j in range(i + 1, 8)
-                 if any(sigs[i][x * r:(x + 1) * r] == sigs[j][x * r:(x + 1) * r] for x in range(b))}
+        brute = {
+            (i, j)
+            for i in range(8)
+            for j in range(i + 1, 8)
+            if any(sigs[i][x * r : (x + 1) * r] == sigs[j][x * r : (x + 1) * r] for x in range(b))
+        }
         assert page.candidate_pairs() == brute
         assert page.grid.model.banding.bands == b
     assert (0, 6) in page.candidate_pairs() and len(page.candidate_pairs()) > 5  # loose flags unrelated pairs
@@ -183,7 +189,9 @@ def test_lesson5_to_the_end_and_typed_sentence(view, qtbot):
 def corpus(n: int = 6) -> list[tuple[str, str]]:
     rng = np.random.default_rng(5)
     base = [f"w{i}" for i in rng.choice(1000, 30, replace=False)]
-    docs = [(f"folder/doc{i}.txt", " ".join(base[: 30 - 3 * i] + [f"x{i}y{j}" for j in range(3 * i)])) for i in range(n)]
+    docs = [
+        (f"folder/doc{i}.txt", " ".join(base[: 30 - 3 * i] + [f"x{i}y{j}" for j in range(3 * i)])) for i in range(n)
+    ]
     return docs + [("folder/empty.txt", "... !!!")]
 
 
@@ -240,7 +248,9 @@ def test_error_experiment_runs_in_a_worker_and_exports(view, qtbot, tmp_path, mo
     qtbot.mouseClick(page.export_plot_button, Qt.MouseButton.LeftButton)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = tmp_path / "err"  # no extension typed: the chosen filter's is added
-    monkeypatch.setattr(experiment_base.QFileDialog, "getSaveFileName", lambda *a, **k: (str(svg), "SVG drawing (*.svg)"))
+    monkeypatch.setattr(
+        experiment_base.QFileDialog, "getSaveFileName", lambda *a, **k: (str(svg), "SVG drawing (*.svg)")
+    )
     qtbot.mouseClick(page.export_plot_button, Qt.MouseButton.LeftButton)
     root = ElementTree.parse(tmp_path / "err.svg").getroot()
     assert root.tag.endswith("svg") and "mean |estimate" in (tmp_path / "err.svg").read_text(encoding="utf-8")

@@ -24,7 +24,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 import lshdesk.gui.mainwindow as mainwindow_module
-from lshdesk.core import export
+from lshdesk.core.persistence import export
 
 
 @pytest.fixture
@@ -93,7 +93,9 @@ def test_the_scan_button_scans(qtbot, window, corpus_dir):
 def test_selecting_a_pair_shows_both_texts_with_the_shared_passages_highlighted(qtbot, scanned):
     window, texts = scanned
     a_name, b_name = "alpha/essay.txt", "alpha/essay-edited.txt"
-    row = next(r for r, cells in enumerate(table(window.results.pairs_model)) if {cells[0], cells[1]} == {a_name, b_name})
+    row = next(
+        r for r, cells in enumerate(table(window.results.pairs_model)) if {cells[0], cells[1]} == {a_name, b_name}
+    )
     view = window.results.pairs
     rect = view.visualRect(window.results.pairs_model.index(row, 0))
     with qtbot.waitSignal(window.side_by_side.shown, timeout=5000):  # the texts are read in a worker
@@ -199,7 +201,9 @@ def test_the_groups_tree_shows_a_chain_with_its_lowest_similarity(qtbot, scanned
         groups[frozenset(members)] = (model.data(model.index(r, 1)), model.data(model.index(r, 2)))
     assert len(groups) == 5  # 6 pairs, two of them sharing notes-b
     size, low = groups[frozenset(chain)]
-    ab, bc, ac = (jaccard(sets[x], sets[y]) for x, y in ((chain[0], chain[1]), (chain[1], chain[2]), (chain[0], chain[2])))
+    ab, bc, ac = (
+        jaccard(sets[x], sets[y]) for x, y in ((chain[0], chain[1]), (chain[1], chain[2]), (chain[0], chain[2]))
+    )
     assert size == "3"
     assert low == f"{ac:.3f}" and ac < THRESHOLD <= min(ab, bc)  # A and C differ though each is like B
     for pair, (size, low) in groups.items():
@@ -325,7 +329,7 @@ def test_invalid_parameters_are_refused_with_the_fix(qtbot, window, corpus_dir):
 def test_a_scan_cancelled_as_it_finishes_does_not_replace_the_results(qtbot, scanned, monkeypatch):
     import threading
 
-    from lshdesk.core.pipeline import Progress
+    from lshdesk.core.scan.pipeline import Progress
 
     window, _ = scanned
     before = window.state.result

@@ -18,7 +18,17 @@ def panel(qtbot):
 
 
 def test_every_control_has_a_tooltip(panel):
-    for w in (panel.shingle, panel.k, panel.seed, panel.family, panel.threshold, panel.auto, panel.bands, panel.rows, panel.scan_button):
+    for w in (
+        panel.shingle,
+        panel.k,
+        panel.seed,
+        panel.family,
+        panel.threshold,
+        panel.auto,
+        panel.bands,
+        panel.rows,
+        panel.scan_button,
+    ):
         assert len(w.toolTip()) > 20, w
 
 

@@ -33,8 +33,13 @@ def plots(qtbot):
     scurve.set_scheme(Banding(16, 8), [("balanced", Banding(32, 4))])
     buckets.set_sizes(np.array([2, 2, 3, 5, 9, 2], dtype=np.int64))
     learn.show_page(learn.scurve)
-    yield {"S-curve": scurve, "bucket sizes": buckets, "lesson S-curve": learn.scurve.plot,
-           "error versus k": learn.error.plot, "recall and false positives": learn.sweep.plot}
+    yield {
+        "S-curve": scurve,
+        "bucket sizes": buckets,
+        "lesson S-curve": learn.scurve.plot,
+        "error versus k": learn.error.plot,
+        "recall and false positives": learn.sweep.plot,
+    }
     assert learn.shutdown()
 
 

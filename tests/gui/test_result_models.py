@@ -6,9 +6,9 @@ import pytest
 from gui_helpers import SKIPPED, table
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 
-from lshdesk.core import export
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.pipeline import run, scan
+from lshdesk.core.persistence import export
+from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.gui.models.results import DocumentsModel, GroupsModel, PairsModel
 
 
@@ -103,7 +103,9 @@ def test_a_selected_row_stays_on_its_pair_when_the_table_is_sorted(qtbot, result
     qtbot.addWidget(view)
     view.setModel(model)
     model.sort(2, Qt.SortOrder.DescendingOrder)
-    view.selectionModel().select(model.index(0, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+    view.selectionModel().select(
+        model.index(0, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    )
     chosen = model.pair_at(0, result)
     model.sort(2, Qt.SortOrder.AscendingOrder)
     rows = view.selectionModel().selectedRows()

@@ -10,9 +10,9 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 import lshdesk.gui.widgets.side_by_side as sbs_module
-from lshdesk.core import export
 from lshdesk.core.params import ScanParams
-from lshdesk.core.pipeline import run, scan
+from lshdesk.core.persistence import export
+from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.gui.widgets.side_by_side import SideBySide
 
 PASSAGE = "Crème brûlée is the ﬁnest dessert in all of Lyon, says the café owner, Zoë Müller, every single morning"
@@ -47,8 +47,12 @@ def selected_texts(pane) -> list[str]:
 
 def test_highlights_land_on_the_shared_passage_in_non_ascii_text(qtbot, view, tmp_path):
     files = {
-        "a.txt": "😀😀 An opening line with its own words 🎉 here. " + PASSAGE + ". Then a closing line, alpha beta gamma.",
-        "b.txt": "A completely different first sentence for this one. " + PASSAGE + ". And another ending, delta epsilon.",
+        "a.txt": "😀😀 An opening line with its own words 🎉 here. "
+        + PASSAGE
+        + ". Then a closing line, alpha beta gamma.",
+        "b.txt": "A completely different first sentence for this one. "
+        + PASSAGE
+        + ". And another ending, delta epsilon.",
     }
     result, names, idx = scan_folder(tmp_path, files)
     show(qtbot, view, result, names, idx["a.txt"], idx["b.txt"])
@@ -63,7 +67,10 @@ def test_highlights_land_on_the_shared_passage_in_non_ascii_text(qtbot, view, tm
 
 def test_scrolling_one_text_scrolls_the_other(qtbot, view, tmp_path):
     line = "the same words on every line of both documents so they scroll together {}\n"
-    files = {"long.txt": "".join(line.format(i) for i in range(400)), "short.txt": "".join(line.format(i) for i in range(200))}
+    files = {
+        "long.txt": "".join(line.format(i) for i in range(400)),
+        "short.txt": "".join(line.format(i) for i in range(200)),
+    }
     result, names, idx = scan_folder(tmp_path, files)
     show(qtbot, view, result, names, idx["long.txt"], idx["short.txt"])
     a, b = view.a.text.verticalScrollBar(), view.b.text.verticalScrollBar()

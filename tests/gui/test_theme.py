@@ -13,12 +13,12 @@ from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
 
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.pipeline import run, scan
+from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.gui import theme
 from lshdesk.gui.learn import LearnView
 from lshdesk.gui.plots.scurve_plot import ScurvePlot
-from lshdesk.gui.widgets import signature_grid as sg
-from lshdesk.gui.widgets import signature_paint as sp
+from lshdesk.gui.signatures import grid as sg
+from lshdesk.gui.signatures import paint as sp
 from lshdesk.gui.widgets.side_by_side import SideBySide
 
 AA = 4.5
@@ -48,8 +48,18 @@ def test_every_tone_reads_on_its_palette(qapp, dark, scheme):
         c = tone.color(palette)
         assert min(wcag_contrast(c, window), wcag_contrast(c, base)) >= AA, (tone, scheme)
     assert wcag_contrast(theme.muted(palette), base) >= AA
-    backgrounds = (theme.TEAL_BG, theme.AMBER_BG, theme.ROSE_BG, theme.SHARED_BG, sp.AGREE, sp.PARTIAL, sp.BUCKET,
-                   sp.BUCKET_SOME, sp.BUCKET_STRIP, sp.BUCKET_STRIP_SOME)
+    backgrounds = (
+        theme.TEAL_BG,
+        theme.AMBER_BG,
+        theme.ROSE_BG,
+        theme.SHARED_BG,
+        sp.AGREE,
+        sp.PARTIAL,
+        sp.BUCKET,
+        sp.BUCKET_SOME,
+        sp.BUCKET_STRIP,
+        sp.BUCKET_STRIP_SOME,
+    )
     for tone in backgrounds:
         bg = tone.color(palette)
         assert wcag_contrast(theme.text_on(bg), bg) >= AA, (tone, scheme)
@@ -57,8 +67,12 @@ def test_every_tone_reads_on_its_palette(qapp, dark, scheme):
 
 def _scan_pair(folder):
     folder.mkdir()
-    (folder / "a.txt").write_text("an opening of its own. " + PASSAGE + ". a closing line, alpha beta.", encoding="utf-8")
-    (folder / "b.txt").write_text("some other first words here. " + PASSAGE + ". and an ending, gamma delta.", encoding="utf-8")
+    (folder / "a.txt").write_text(
+        "an opening of its own. " + PASSAGE + ". a closing line, alpha beta.", encoding="utf-8"
+    )
+    (folder / "b.txt").write_text(
+        "some other first words here. " + PASSAGE + ". and an ending, gamma delta.", encoding="utf-8"
+    )
     result = run(scan([str(folder)], ScanParams(threshold=0.05)))
     return result, [str(p) for p in result.docs.paths]
 
@@ -101,9 +115,14 @@ def test_signature_cells_and_band_strip_read_in_dark(qtbot, dark):
     qtbot.addWidget(grid)
     grid.resize(900, 300)
     grid.show()
-    sigs = np.array([[1111, 2222, 3333, 4444, 5555, 6666, 7777, 8888],
-                     [1111, 2222, 3333, 4444, 5555, 1212, 7777, 3434],
-                     [1111, 2222, 9898, 4444, 5656, 1212, 7777, 3434]], dtype=np.uint64)
+    sigs = np.array(
+        [
+            [1111, 2222, 3333, 4444, 5555, 6666, 7777, 8888],
+            [1111, 2222, 3333, 4444, 5555, 1212, 7777, 3434],
+            [1111, 2222, 9898, 4444, 5656, 1212, 7777, 3434],
+        ],
+        dtype=np.uint64,
+    )
     grid.set_data(sigs, ["A", "B", "C"], Banding(4, 2))
     qtbot.wait(10)
     model, image = grid.model, grid.table.viewport().grab().toImage()
@@ -170,7 +189,9 @@ def test_lesson_colours_read_in_dark(qtbot, dark):
             for r in range(table.rowCount()):
                 for c in range(table.columnCount()):
                     item = table.item(r, c)
-                    if item is not None and item.background().style() != Qt.BrushStyle.NoBrush:  # a background the code chose
+                    if (
+                        item is not None and item.background().style() != Qt.BrushStyle.NoBrush
+                    ):  # a background the code chose
                         assert wcag_contrast(item.foreground().color(), item.background().color()) >= AA
                         cells += 1
         assert checked >= 10 and cells >= 10  # the checks did see the coloured text and cells

@@ -8,8 +8,8 @@ import io
 from gui_helpers import scan_and_wait, set_test_params
 from PySide6.QtWidgets import QFileDialog, QTextBrowser
 
-from lshdesk.core import export
-from lshdesk.core.session import load_session
+from lshdesk.core.persistence import export
+from lshdesk.core.persistence.session import load_session
 from lshdesk.gui import file_actions
 
 

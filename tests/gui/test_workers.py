@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from lshdesk.core.errors import ParamError
 from lshdesk.core.params import ScanParams
-from lshdesk.core.pipeline import Progress, scan
+from lshdesk.core.scan.pipeline import Progress, scan
 from lshdesk.gui.workers import GeneratorThread
 
 
@@ -118,7 +118,7 @@ def test_cancelling_a_real_scan_at_its_first_progress(qtbot, threads, tmp_path):
 
 
 def test_a_real_scan_through_the_worker_matches_the_core(qtbot, threads, corpus_dir):
-    from lshdesk.core.pipeline import run
+    from lshdesk.core.scan.pipeline import run
 
     root, _ = corpus_dir
     params = ScanParams(threshold=0.5)

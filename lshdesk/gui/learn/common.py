@@ -13,7 +13,17 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayou
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.shingling import tokenize
 from lshdesk.gui.plots.export import add_export_action, export_plot
-from lshdesk.gui.theme import ACCENT, ERROR, app_palette, blend, keep_color, keep_style, plot_colors, style_plot_item, watch_palette
+from lshdesk.gui.theme import (
+    ACCENT,
+    ERROR,
+    app_palette,
+    blend,
+    keep_color,
+    keep_style,
+    plot_colors,
+    style_plot_item,
+    watch_palette,
+)
 
 MAX_LESSON_DOCS = 120  # documents of the user's corpus used by lessons 3 and 4 (pairs grow as n^2)
 
@@ -145,8 +155,10 @@ def _box_css() -> str:
     """A box tinted towards the palette's highlight: pale blue on a light palette, blue-grey on a dark one."""
     p = app_palette()
     base, hl = p.color(QPalette.ColorRole.Base), p.color(QPalette.ColorRole.Highlight)
-    return (f"QLabel {{ background:{blend(base, hl, 0.07).name()}; color:{p.color(QPalette.ColorRole.Text).name()}; "
-            f"border:1px solid {blend(base, hl, 0.35).name()}; border-radius:6px; padding:6px 10px; }}")
+    return (
+        f"QLabel {{ background:{blend(base, hl, 0.07).name()}; color:{p.color(QPalette.ColorRole.Text).name()}; "
+        f"border:1px solid {blend(base, hl, 0.35).name()}; border-radius:6px; padding:6px 10px; }}"
+    )
 
 
 class Plot(pg.PlotWidget):
@@ -187,7 +199,7 @@ class Plot(pg.PlotWidget):
 def lesson_grid(min_height: int = 220):
     """A SignatureGrid for a lesson page: the page shows its own figures, so the grid's side panel starts folded
     away (its handle stays at the right edge; drag it to see the per-pair figures)."""
-    from lshdesk.gui.widgets.signature_grid import SignatureGrid
+    from lshdesk.gui.signatures.grid import SignatureGrid
 
     grid = SignatureGrid()
     grid.setMinimumHeight(min_height)

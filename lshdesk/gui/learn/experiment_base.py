@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core import teaching as t
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, Plot, buddy, rich_label
 from lshdesk.gui.plots.export import choose_path
 from lshdesk.gui.theme import ERROR

@@ -11,9 +11,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
-from lshdesk.core import experiments as ex
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scurve import presets
+from lshdesk.core.teaching import experiments as ex
 from lshdesk.gui.learn.common import CorpusSource, buddy
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.theme import ACCENT, ERROR, plot_colors
@@ -58,8 +58,15 @@ class ErrorPage(ExperimentPage):
         p.setMouseEnabled(x=False, y=False)
         self.theory = p.plot(pen=pg.mkPen(GREY, width=2, style=Qt.PenStyle.DashLine), name="theory: Binomial(k, J)")
         self.measured = p.plot(symbol="o", symbolSize=8, name="measured here")
-        self.reference = p.plot(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE, pen=None, symbol="s", symbolBrush=ORANGE,
-                                symbolSize=9, name="the entry's figures (100 seeds)")
+        self.reference = p.plot(
+            ex.ENTRY_ERROR_K,
+            ex.ENTRY_ERROR_MAE,
+            pen=None,
+            symbol="s",
+            symbolBrush=ORANGE,
+            symbolSize=9,
+            name="the entry's figures (100 seeds)",
+        )
         self._colors()
         p.setXRange(math.log10(3.5), math.log10(290), padding=0)
         p.setYRange(math.log10(0.006), math.log10(0.2), padding=0)
@@ -116,7 +123,9 @@ class BandingPage(ExperimentPage):
         QWidget.setTabOrder(self.cutoff, self.run_button)
         p = self.plot
         p.setLabel("left", "share of pairs that became candidates")
-        p.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]])
+        p.getAxis("bottom").setTicks(
+            [[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]]
+        )
         p.setXRange(-0.6, 2.6, padding=0)
         p.setYRange(0, 1.25, padding=0)
         p.getAxis("left").setTicks([[(v / 10, f"{10 * v}%") for v in range(0, 11, 2)]])
@@ -125,7 +134,9 @@ class BandingPage(ExperimentPage):
         w = self.WIDTH
         self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=RECALL, name="recall")
         self.fpr_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=ORANGE, name="false-positive rate")
-        self.expected = pg.ScatterPlotItem(symbol="_", size=30, brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects")
+        self.expected = pg.ScatterPlotItem(
+            symbol="_", size=30, brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects"
+        )
         self.entry = pg.ScatterPlotItem(symbol="d", size=11, brush="#ffd166", name="the entry (200 seeds)")
         for item in (self.recall_bars, self.fpr_bars, self.expected, self.entry):
             p.addItem(item)
@@ -184,15 +195,18 @@ class BandingPage(ExperimentPage):
         warn = ""
         if not res.n_similar or not res.n_dissimilar:
             what = "reaches" if not res.n_similar else "stays below"
-            warn = (f" <b style='color:{ERROR.name()}'>No pair {what} the cut-off J ≥ {res.cutoff:g}, so "
-                    f"{'recall' if not res.n_similar else 'the false-positive rate'} is undefined: change the "
-                    "cut-off or the documents.</b>")
+            warn = (
+                f" <b style='color:{ERROR.name()}'>No pair {what} the cut-off J ≥ {res.cutoff:g}, so "
+                f"{'recall' if not res.n_similar else 'the false-positive rate'} is undefined: change the "
+                "cut-off or the documents.</b>"
+            )
         self.table.setText(
             f"<p>{res.n_similar // res.n_seeds} similar and {res.n_dissimilar // res.n_seeds} dissimilar pairs "
             f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {self.data_name}.{warn}</p>"
             "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
             "<tr><th>scheme</th><th>recall</th><th>false-positive rate</th><th>S-curve expects</th><th>entry</th></tr>"
-            + rows + "</table>"
+            + rows
+            + "</table>"
         )
 
 

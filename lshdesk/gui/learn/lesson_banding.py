@@ -17,13 +17,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core import teaching as t
 from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
-from lshdesk.gui.models.signatures import row_letter
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import (
-    MAX_LESSON_DOCS, CorpusSource, LessonPage, buddy, esc, formula_box, lesson_grid, rich_label, short,
+    MAX_LESSON_DOCS,
+    CorpusSource,
+    LessonPage,
+    buddy,
+    esc,
+    formula_box,
+    lesson_grid,
+    rich_label,
+    short,
 )
+from lshdesk.gui.signatures.model import row_letter
 from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
 
 INTRO = (
@@ -103,7 +111,9 @@ class BandingLesson(LessonPage):
             self.names = [short(n.replace("\\", "/").rsplit("/", 1)[-1], 14) for n, _ in docs]
             self.full_names = [n for n, _ in docs]
             self.texts = [text for _, text in docs]
-            self.data_name = f"your first {len(docs)} documents" if len(docs) == MAX_LESSON_DOCS else f"your {len(docs)} documents"
+            self.data_name = (
+                f"your first {len(docs)} documents" if len(docs) == MAX_LESSON_DOCS else f"your {len(docs)} documents"
+            )
             self.intro_files = (
                 f"<b>{esc(self.data_name)}</b>, compared as word sets. The table lists the pairs that are similar or "
                 f"became candidates (at most {MAX_ROWS}); select one to see its two signatures below."
@@ -113,9 +123,10 @@ class BandingLesson(LessonPage):
             self.full_names = list(t.SENTENCES)
             self.texts = list(t.SENTENCES)
             self.data_name = "the eight sample sentences"
-            self.sentences.setText("<b>The eight sentences</b><br>" + "<br>".join(
-                f"<b>{i}</b> {esc(s)}" for i, s in enumerate(t.SENTENCES)
-            ))
+            self.sentences.setText(
+                "<b>The eight sentences</b><br>"
+                + "<br>".join(f"<b>{i}</b> {esc(s)}" for i, s in enumerate(t.SENTENCES))
+            )
         self.jac = t.jaccard_matrix(self.texts)
         self.recompute()
 
@@ -125,8 +136,11 @@ class BandingLesson(LessonPage):
         self.update_scheme()
 
     def banding(self) -> Banding:
-        return next(self.schemes[n] for n, r in self.radios.items() if r.isChecked()) if any(
-            r.isChecked() for r in self.radios.values()) else self.schemes["balanced"]
+        return (
+            next(self.schemes[n] for n, r in self.radios.items() if r.isChecked())
+            if any(r.isChecked() for r in self.radios.values())
+            else self.schemes["balanced"]
+        )
 
     def update_scheme(self) -> None:
         banding = self.banding()
@@ -136,11 +150,17 @@ class BandingLesson(LessonPage):
         self.summary.setText(
             f"<b>{banding.bands} band{'s' * (banding.bands > 1)} × {banding.rows} row{'s' * (banding.rows > 1)}</b> "
             f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar. "
-            "Found " + colored(f"{c['found']} of {n_sim}", TEAL, True) + " similar pairs, missed "
-            + colored(str(c["missed"]), WARN, True) + ", and made " + colored(str(c["false"]), ERROR, True)
+            "Found "
+            + colored(f"{c['found']} of {n_sim}", TEAL, True)
+            + " similar pairs, missed "
+            + colored(str(c["missed"]), WARN, True)
+            + ", and made "
+            + colored(str(c["false"]), ERROR, True)
             + f" of the {n_dis} dissimilar pairs candidates (false positives). "
-            + muted_html("Chance that a pair of similarity J becomes a candidate: "
-                         f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>.")
+            + muted_html(
+                "Chance that a pair of similarity J becomes a candidate: "
+                f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>."
+            )
         )
         self._fill_pairs(out)
         self._show_grid()
@@ -157,8 +177,13 @@ class BandingLesson(LessonPage):
             pair = f"{out.left[p]} – {out.right[p]}"
             if len(self.texts) <= 8:
                 pair += f"  ({row_letter(int(out.left[p]))}–{row_letter(int(out.right[p]))})"
-            cells = [pair, f"{out.jaccard[p]:.2f}", f"{out.estimate[p]:.2f}",
-                     "yes" if out.candidate[p] else "no", verdict]
+            cells = [
+                pair,
+                f"{out.jaccard[p]:.2f}",
+                f"{out.estimate[p]:.2f}",
+                "yes" if out.candidate[p] else "no",
+                verdict,
+            ]
             tip = f"{out.left[p]}: {self.full_names[out.left[p]]}\n{out.right[p]}: {self.full_names[out.right[p]]}"
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -190,9 +215,11 @@ class BandingLesson(LessonPage):
         else:
             docs = [0, 1]
         if n > 8:
-            self.sentences.setText(self.intro_files + "<br><br><b>Shown below</b><br>" + "<br>".join(
-                f"<b>{row_letter(r)}</b> = {d}: {esc(self.full_names[d])}" for r, d in enumerate(docs)
-            ))
+            self.sentences.setText(
+                self.intro_files
+                + "<br><br><b>Shown below</b><br>"
+                + "<br>".join(f"<b>{row_letter(r)}</b> = {d}: {esc(self.full_names[d])}" for r, d in enumerate(docs))
+            )
         jac = {(a, b): float(self.jac[docs[a], docs[b]]) for a in range(len(docs)) for b in range(a + 1, len(docs))}
         self.grid.set_data(self.sigs[docs], [self.names[d] for d in docs], self.banding(), jac)
 
@@ -200,4 +227,3 @@ class BandingLesson(LessonPage):
         """The candidate pairs the page shows now (for tests and screen readers)."""
         out = self.outcome
         return set(zip(out.left[out.candidate].tolist(), out.right[out.candidate].tolist()))
-

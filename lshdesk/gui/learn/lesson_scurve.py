@@ -7,10 +7,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
 
-from lshdesk.core import teaching as t
 from lshdesk.core.scurve import probability, threshold
-from lshdesk.gui.plots.export import choose_and_export
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import MAX_LESSON_DOCS, CorpusSource, LessonPage, Plot, formula_box, rich_label
+from lshdesk.gui.plots.export import choose_and_export
 from lshdesk.gui.theme import ACCENT, TEAL, Tone, keep_color, plot_colors
 
 LINE = Tone("#c4502f", "#f4a081")  # the threshold line and its label
@@ -69,7 +69,9 @@ class SCurveLesson(LessonPage):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.addLegend(offset=(10, 10))
         self.js = np.linspace(0, 1, 401)
-        self.one_slot = self.plot.plot(self.js, self.js, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DashLine), name="one slot: P = J")
+        self.one_slot = self.plot.plot(
+            self.js, self.js, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DashLine), name="one slot: P = J"
+        )
         self.curve = self.plot.plot(name="P(J) = 1 − (1 − J^r)^b")
         self.points = pg.ScatterPlotItem(size=9, name="pairs of documents")
         self.plot.addItem(self.points)
@@ -79,7 +81,8 @@ class SCurveLesson(LessonPage):
         self.pairs_label = rich_label("")
         self.body.addWidget(self.pairs_label)
         self.export_button.clicked.connect(
-            lambda: choose_and_export(self, self.plot.export, "s_curve_lesson", "Export the plot"))
+            lambda: choose_and_export(self, self.plot.export, "s_curve_lesson", "Export the plot")
+        )
 
         self.names, self.pair_j = "the eight sample sentences", t.jaccard_matrix(t.SENTENCES)[np.triu_indices(8, 1)]
         self.b_slider.valueChanged.connect(self.update_curve)
@@ -115,7 +118,9 @@ class SCurveLesson(LessonPage):
             docs = self.source.documents()[:MAX_LESSON_DOCS]
             n = len(docs)
             self.pair_j = t.jaccard_matrix([text for _, text in docs])[np.triu_indices(n, 1)]
-            self.names = f"your first {n} documents (word sets)" if n == MAX_LESSON_DOCS else f"your {n} documents (word sets)"
+            self.names = (
+                f"your first {n} documents (word sets)" if n == MAX_LESSON_DOCS else f"your {n} documents (word sets)"
+            )
         else:
             self.names, self.pair_j = "the eight sample sentences", t.jaccard_matrix(t.SENTENCES)[np.triu_indices(8, 1)]
         self.update_curve()

@@ -18,10 +18,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core import teaching as t
 from lshdesk.core.scurve import probability
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
-from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL_BG, Tone, is_dark, keep_color, keep_style, muted_html, span, text_on
+from lshdesk.gui.theme import (
+    ACCENT,
+    SET_COLORS,
+    TEAL_BG,
+    Tone,
+    is_dark,
+    keep_color,
+    keep_style,
+    muted_html,
+    span,
+    text_on,
+)
 
 INTRO = (
     "A document can be compared as a <b>set</b> of its words (its <i>shingles</i>). Below are three small sets "
@@ -142,7 +153,8 @@ class SetsLesson(LessonPage):
     def _caption(self) -> None:
         self.caption.setText(
             "Each cell holds a set's two signature values in that band: together they are its <b>bucket key</b>. "
-            + span("&nbsp;Green&nbsp;", TEAL_BG) + " cells are buckets shared with another set."
+            + span("&nbsp;Green&nbsp;", TEAL_BG)
+            + " cells are buckets shared with another set."
         )
 
     # --- intents ------------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import math
 import numpy as np
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
-from lshdesk.core import teaching as t
 from lshdesk.core.params import SignatureParams
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short
 from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
 
@@ -42,7 +42,9 @@ class SignaturesLesson(LessonPage):
         self.k.setValue(t.LESSON_PARAMS.k)
         self.k.setToolTip("The number of hash functions (slots); more slots, a more exact estimate")
         form = QGridLayout()
-        for row, (letter, box, name, spin) in enumerate((("A", self.doc_a, "seed", self.seed), ("B", self.doc_b, "k", self.k))):
+        for row, (letter, box, name, spin) in enumerate(
+            (("A", self.doc_a, "seed", self.seed), ("B", self.doc_b, "k", self.k))
+        ):
             mark, label = QLabel(f"<b>{letter}</b>"), QLabel(name)
             keep_color(mark, SET_COLORS[row])
             mark.setBuddy(box)
@@ -55,7 +57,11 @@ class SignaturesLesson(LessonPage):
         tries = QHBoxLayout(self.tries)
         tries.setContentsMargins(0, 0, 0, 0)
         tries.addWidget(QLabel("Try:"))
-        for label, a, b in (("the paraphrase 0 – 1", 0, 1), ("the exact repeat 0 – 6", 0, 6), ("unrelated 2 – 3", 2, 3)):
+        for label, a, b in (
+            ("the paraphrase 0 – 1", 0, 1),
+            ("the exact repeat 0 – 6", 0, 6),
+            ("unrelated 2 – 3", 2, 3),
+        ):
             button = QPushButton(label)
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
@@ -108,30 +114,36 @@ class SignaturesLesson(LessonPage):
         self.matches = int(np.count_nonzero(sigs[0] == sigs[1]))
         self.estimate = self.matches / params.k
         on = bool(self.use_files and self.use_files.isChecked())
-        names = [short(self.docs[i][0].replace("\\", "/").rsplit("/", 1)[-1], 14) if on else f"sentence {i}" for i in (a, b)]
+        names = [
+            short(self.docs[i][0].replace("\\", "/").rsplit("/", 1)[-1], 14) if on else f"sentence {i}" for i in (a, b)
+        ]
         self.grid.set_data(sigs, names, None, {(0, 1): self.jaccard})
         self.words.setText(self._words_html(wa, wb))
         spread = math.sqrt(self.jaccard * (1 - self.jaccard) / params.k) if union else math.nan
         self.figures.setText(
             f"<b>{self.matches} of {params.k}</b> slots agree → estimate = {self.matches}/{params.k} = "
-            + colored(f"{self.estimate:.3f}", ACCENT, True) + " &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
+            + colored(f"{self.estimate:.3f}", ACCENT, True)
+            + " &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
             f"{inter}/{union} = " + colored(f"{self.jaccard:.3f}", TEAL, True) + " &nbsp;·&nbsp; off by "
-            f"{abs(self.estimate - self.jaccard):.3f}<br>" + muted_html(
+            f"{abs(self.estimate - self.jaccard):.3f}<br>"
+            + muted_html(
                 "Each slot agrees with probability J, "
                 f"so the estimate is typically off by about √(J(1 − J)/k) = {spread:.3f}. Change the seed to draw other "
-                "hash functions and watch the estimate move around J; raise k to make it steadier.")
+                "hash functions and watch the estimate move around J; raise k to make it steadier."
+            )
         )
 
     def _words_html(self, wa: set[str], wb: set[str]) -> str:
         if len(wa) > 60 or len(wb) > 60:
-            return (f"A has {len(wa):,} distinct words, B has {len(wb):,}; they share {len(wa & wb):,} "
-                    f"(of {len(wa | wb):,} in all).")
-
-        def words(ws: set[str], other: set[str]) -> str:
-            return " ".join(
-                colored(esc(w), TEAL, True) if w in other else muted_html(esc(w))
-                for w in sorted(ws)
+            return (
+                f"A has {len(wa):,} distinct words, B has {len(wb):,}; they share {len(wa & wb):,} "
+                f"(of {len(wa | wb):,} in all)."
             )
 
-        return ("Word sets (shared words in " + colored("green", TEAL, True) + "):<br>"
-                f"<b>A</b> {words(wa, wb)}<br><b>B</b> {words(wb, wa)}")
+        def words(ws: set[str], other: set[str]) -> str:
+            return " ".join(colored(esc(w), TEAL, True) if w in other else muted_html(esc(w)) for w in sorted(ws))
+
+        return (
+            "Word sets (shared words in " + colored("green", TEAL, True) + "):<br>"
+            f"<b>A</b> {words(wa, wb)}<br><b>B</b> {words(wb, wa)}"
+        )

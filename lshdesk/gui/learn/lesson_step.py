@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core import teaching as t
 from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
 from lshdesk.gui.theme import AMBER_BG, TEAL_BG, Tone, span, text_on
 
@@ -40,7 +40,9 @@ MINIMUM = TEAL_BG  # the word giving the smallest value so far
 
 def _item(text: str, bold: bool = False, bg: Tone | None = None, left: bool = False) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
-    item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter)
+    item.setTextAlignment(
+        (Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter
+    )
     if bold:
         f = QFont()
         f.setBold(True)
@@ -136,7 +138,9 @@ class StepLesson(LessonPage):
 
     def restyle(self) -> None:
         self.key.setText(
-            span("&nbsp;amber&nbsp;", AMBER_BG) + " the word just fed in &nbsp; " + span("&nbsp;green&nbsp;", TEAL_BG)
+            span("&nbsp;amber&nbsp;", AMBER_BG)
+            + " the word just fed in &nbsp; "
+            + span("&nbsp;green&nbsp;", TEAL_BG)
             + " the word giving the smallest value so far. Why the smallest? Two sentences get the same value in "
             "slot i exactly when the word with the smallest h<sub>i</sub> among all their words is one they share, "
             "which happens with probability J."
@@ -150,8 +154,15 @@ class StepLesson(LessonPage):
         st = t.step_through(self.text.text(), params)
         cut = len(st.shingles) > MAX_SHINGLES
         if cut:
-            st = t.StepThrough(st.shingles[:MAX_SHINGLES], st.x[:MAX_SHINGLES], st.a, st.b, st.values[:MAX_SHINGLES],
-                               st.running_min[:MAX_SHINGLES], st.values[:MAX_SHINGLES].argmin(axis=0))
+            st = t.StepThrough(
+                st.shingles[:MAX_SHINGLES],
+                st.x[:MAX_SHINGLES],
+                st.a,
+                st.b,
+                st.values[:MAX_SHINGLES],
+                st.running_min[:MAX_SHINGLES],
+                st.values[:MAX_SHINGLES].argmin(axis=0),
+            )
         self.note.setText(f"Only the first {MAX_SHINGLES} distinct words are used." if cut else "")
         self.st, self.fn, self.seen = st, 0, 0
         self.show_step()
@@ -235,12 +246,16 @@ class StepLesson(LessonPage):
         if n == 0:
             return "This sentence has no words: its signature is ∞ in every slot, and it matches nothing."
         if seen == 0:
-            return (f"Ready: {n} distinct words, {st.k} hash functions. Press <i>Next word</i> to compute "
-                    f"h<sub>0</sub> of the first word.")
+            return (
+                f"Ready: {n} distinct words, {st.k} hash functions. Press <i>Next word</i> to compute "
+                f"h<sub>0</sub> of the first word."
+            )
         s = seen - 1
         w, x, v = st.shingles[s], int(st.x[s]), int(st.values[s, i])
-        text = (f"h<sub>{i}</sub>(“{w}”) = ({int(st.a[i]):,} × {x:,} + {int(st.b[i]):,}) mod {ARTICLE_PRIME:,} "
-                f"= <b>{v:,}</b>. ")
+        text = (
+            f"h<sub>{i}</sub>(“{w}”) = ({int(st.a[i]):,} × {x:,} + {int(st.b[i]):,}) mod {ARTICLE_PRIME:,} "
+            f"= <b>{v:,}</b>. "
+        )
         if s == 0:
             text += "It is the first word, so it is the smallest so far."
         elif st.holder(s, i) == s:
@@ -248,7 +263,9 @@ class StepLesson(LessonPage):
         else:
             text += f"Not smaller than {int(st.running_min[s - 1, i]):,} (from “{st.shingles[st.holder(s, i)]}”): no change."
         if seen == n:
-            text += (f" All words seen: slot {i} = <b>{int(st.running_min[n - 1, i]):,}</b>, "
-                     f"given by “{st.shingles[st.holder(n - 1, i)]}”.")
+            text += (
+                f" All words seen: slot {i} = <b>{int(st.running_min[n - 1, i]):,}</b>, "
+                f"given by “{st.shingles[st.holder(n - 1, i)]}”."
+            )
             text += " The signature is complete." if i == st.k - 1 else " Next: hash function " + str(i + 1) + "."
         return text

@@ -1,0 +1,1 @@
+"""Qt models over the scan result's arrays: pairs, groups, documents."""

@@ -142,7 +142,11 @@ class ArrayTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)) or not (0 <= index.column() < len(self.columns)):
+        if (
+            not index.isValid()
+            or not (0 <= index.row() < len(self.rows))
+            or not (0 <= index.column() < len(self.columns))
+        ):
             return None
         col = self.columns[index.column()]
         value = col.value(int(self.rows[index.row()]))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 
-from lshdesk.core import export
-from lshdesk.core.corpus import Skipped
-from lshdesk.core.pipeline import ScanResult
+from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.persistence import export
+from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import _RIGHT, ArrayTableModel, Column, _Index
 
 
@@ -69,9 +69,16 @@ class DocumentsModel(ArrayTableModel):
                 Column("File", path),
                 Column("Status", status, tip="document: read and compared; skipped: not used (see the reason)"),
                 Column("Size", np.concatenate([result.docs.size, minus]), _dash(_size), "Size of the file", True),
-                Column("Tokens", np.concatenate([result.docs.n_tokens, minus]), _dash(str), "Words found in the text", True),
-                Column("Shingles", np.concatenate([result.shingles.counts(), minus]), _dash(str),
-                       "Distinct shingles: the size of the document's set", True),
+                Column(
+                    "Tokens", np.concatenate([result.docs.n_tokens, minus]), _dash(str), "Words found in the text", True
+                ),
+                Column(
+                    "Shingles",
+                    np.concatenate([result.shingles.counts(), minus]),
+                    _dash(str),
+                    "Distinct shingles: the size of the document's set",
+                    True,
+                ),
                 Column("Reason skipped", note),
             ]
         )
@@ -153,8 +160,11 @@ class GroupsModel(QAbstractItemModel):
         if index.internalId() == _GROUP:
             members = self.groups[row]
             if role == Qt.ItemDataRole.DisplayRole:
-                return (f"Group {row + 1}: {self.names[int(members[0])]} and {len(members) - 1} more",
-                        str(len(members)), f"{self.low[row]:.3f}")[col]
+                return (
+                    f"Group {row + 1}: {self.names[int(members[0])]} and {len(members) - 1} more",
+                    str(len(members)),
+                    f"{self.low[row]:.3f}",
+                )[col]
             if role == Qt.ItemDataRole.ToolTipRole and col == 2:
                 return _LOW_TIP
         else:

@@ -22,11 +22,15 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 EXPORT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
-def export_item(view: pg.GraphicsView, item, path: str, scale: float = 2.0, title: str = "", description: str = "") -> None:
+def export_item(
+    view: pg.GraphicsView, item, path: str, scale: float = 2.0, title: str = "", description: str = ""
+) -> None:
     """Save ``item`` (e.g. a GraphicsLayoutWidget's ``ci``) as SVG, or as PNG at ``scale`` x its on-screen size."""
     source = item.sceneBoundingRect()
     w, h = int(source.width()), int(source.height())
-    background = view.backgroundBrush().color() if view.backgroundBrush().style() != Qt.BrushStyle.NoBrush else QColor("white")
+    background = (
+        view.backgroundBrush().color() if view.backgroundBrush().style() != Qt.BrushStyle.NoBrush else QColor("white")
+    )
     if path.lower().endswith(".svg"):
         device = QSvgGenerator()
         device.setFileName(path)
@@ -44,8 +48,9 @@ def export_item(view: pg.GraphicsView, item, path: str, scale: float = 2.0, titl
     painter = QPainter(device)
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        modes.setExportMode(True, {"antialias": True, "background": background, "painter": painter,
-                                   "resolutionScale": 1.0})
+        modes.setExportMode(
+            True, {"antialias": True, "background": background, "painter": painter, "resolutionScale": 1.0}
+        )
         painter.fillRect(target, background)
         view.scene().render(painter, target, source)
     finally:
@@ -80,8 +85,9 @@ def choose_and_export(parent: QWidget, export: Callable[[str], None], name: str,
     try:
         export(path)
     except OSError as e:
-        QMessageBox(QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}",
-                    parent=parent).open()
+        QMessageBox(
+            QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=parent
+        ).open()
         return ""
     return path
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.explore import Figures
-from lshdesk.core.explore_exact import ExactReference
+from lshdesk.core.explore.exact import ExactReference
+from lshdesk.core.explore.figures import Figures
 
 KIND_CAUGHT, KIND_MISSED, KIND_OTHER = 0, 1, 2
 

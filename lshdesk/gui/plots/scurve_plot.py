@@ -12,9 +12,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 
-from lshdesk.core.explore import RateBins
+from lshdesk.core.explore.figures import RateBins
 from lshdesk.core.params import Banding
-from lshdesk.core.scurve import probability, threshold as curve_threshold
+from lshdesk.core.scurve import probability
+from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.plots.export import add_export_action, export_item
 from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, jitter
 from lshdesk.gui.theme import Tone, plot_colors, style_legend, style_plot_item, watch_palette
@@ -64,8 +65,10 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.fn_fill = pg.FillBetweenItem(self.fn_curve, self.fn_top, brush=FN)
         for item in (self.fp_fill, self.fn_fill):
             pi.addItem(item)
-        self.compare = [pg.PlotDataItem(pen=pg.mkPen(c, width=2, style=s)) for c, s in
-                        zip(COMPARE, (Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine))]
+        self.compare = [
+            pg.PlotDataItem(pen=pg.mkPen(c, width=2, style=s))
+            for c, s in zip(COMPARE, (Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine))
+        ]
         for c in self.compare:
             pi.addItem(c)
         self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE, width=3), antialias=True)
@@ -79,17 +82,25 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         hover = {"hoverable": True, "tip": self._tip, "hoverSize": 13, "hoverPen": pg.mkPen("#D55E00", width=2)}
         self.scatter = {
             KIND_OTHER: pg.ScatterPlotItem(symbol="t1", size=6, pen=pg.mkPen(OTHER), brush=pg.mkBrush(OTHER), **hover),
-            KIND_CAUGHT: pg.ScatterPlotItem(symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT),
-                                            **hover),
-            KIND_MISSED: pg.ScatterPlotItem(symbol="x", size=11, pen=pg.mkPen(MISSED), brush=pg.mkBrush(MISSED),
-                                            **hover),
+            KIND_CAUGHT: pg.ScatterPlotItem(
+                symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT), **hover
+            ),
+            KIND_MISSED: pg.ScatterPlotItem(
+                symbol="x", size=11, pen=pg.mkPen(MISSED), brush=pg.mkBrush(MISSED), **hover
+            ),
         }
         for s in self.scatter.values():
             s.sigClicked.connect(self._clicked)
             pi.addItem(s)
-        self.line = pg.InfiniteLine(0.5, angle=90, movable=True, bounds=(0.05, 1.0),
-                                    hoverPen=pg.mkPen("#D55E00", width=3), label="threshold {value:.2f}",
-                                    labelOpts={"position": 0.55})
+        self.line = pg.InfiniteLine(
+            0.5,
+            angle=90,
+            movable=True,
+            bounds=(0.05, 1.0),
+            hoverPen=pg.mkPen("#D55E00", width=3),
+            label="threshold {value:.2f}",
+            labelOpts={"position": 0.55},
+        )
         self.line.setZValue(20)
         pi.addItem(self.line)
         self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
@@ -224,8 +235,11 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         p = self.pairs
         a, b = int(p.left[i]), int(p.right[i])
         names = (self.names[a], self.names[b]) if b < len(self.names) else (f"#{a}", f"#{b}")
-        what = {KIND_CAUGHT: f"candidate (collided in {int(p.bands[i])} bands)", KIND_MISSED: "missed (not a candidate)",
-                KIND_OTHER: "not a candidate"}[int(p.kind[i])]
+        what = {
+            KIND_CAUGHT: f"candidate (collided in {int(p.bands[i])} bands)",
+            KIND_MISSED: "missed (not a candidate)",
+            KIND_OTHER: "not a candidate",
+        }[int(p.kind[i])]
         return f"{names[0]}\n{names[1]}\nsimilarity {p.jaccard[i]:.3f} · {what}"
 
     def _tip(self, x: float, y: float, data) -> str:
@@ -248,4 +262,6 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
 
     def export(self, path: str, scale: float = 2.0) -> None:
         """Save the plot and its legend as SVG or as PNG (``scale`` x the on-screen size), by the file's extension."""
-        export_item(self, self.ci, path, scale, "S-curve", f"lshdesk: S-curve of {self.banding} at threshold {self.t:.2f}")
+        export_item(
+            self, self.ci, path, scale, "S-curve", f"lshdesk: S-curve of {self.banding} at threshold {self.t:.2f}"
+        )

@@ -1,0 +1,1 @@
+"""The widgets of the main window: corpus and parameter panels, progress, results, side by side, tour."""

@@ -6,7 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from lshdesk.core.extract import FORMATS
+from lshdesk.core.corpus.extract import FORMATS
 from lshdesk.core.params import CorpusOptions
 
 
@@ -70,5 +70,9 @@ class FileOptions(QWidget):
         on = frozenset(fid for fid, a in self.actions.items() if a.isChecked())
         b = self.base
         return CorpusOptions(
-            b.include, tuple(self.exclude.text().split()), b.all_files, b.max_bytes, None if len(on) == len(self.actions) else on
+            b.include,
+            tuple(self.exclude.text().split()),
+            b.all_files,
+            b.max_bytes,
+            None if len(on) == len(self.actions) else on,
         )

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
-from lshdesk.core.scurve import optimal_banding, threshold as curve_threshold
+from lshdesk.core.scurve import optimal_banding
+from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.theme import ERROR, keep_color
 from lshdesk.gui.widgets.file_options import FileOptions
 
@@ -58,7 +59,9 @@ class ParamsPanel(QWidget):
         self.threshold.setRange(0.01, 1.0)
         self.threshold.setSingleStep(0.05)
         self.threshold.setDecimals(2)
-        self.threshold.setToolTip("Similarity a pair must reach to be reported (exact Jaccard, checked for every candidate).")
+        self.threshold.setToolTip(
+            "Similarity a pair must reach to be reported (exact Jaccard, checked for every candidate)."
+        )
         self.auto = QCheckBox("auto")
         self.auto.setAccessibleName("Bands and rows chosen automatically")
         self.auto.setToolTip("Choose bands x rows for the threshold (balancing missed pairs against extra candidates).")
@@ -130,7 +133,9 @@ class ParamsPanel(QWidget):
 
     def params(self) -> ScanParams:
         """The parameters shown, validated (raises LshdeskError with the fix)."""
-        sig = SignatureParams(ShingleSpec.parse(self.shingle.currentText()), self.family.currentText(), self.k.value(), self.seed.value())
+        sig = SignatureParams(
+            ShingleSpec.parse(self.shingle.currentText()), self.family.currentText(), self.k.value(), self.seed.value()
+        )
         banding = None if self.auto.isChecked() else Banding(self.bands.value(), self.rows.value())
         return ScanParams(sig, round(self.threshold.value(), 4), banding, self.files.options())
 

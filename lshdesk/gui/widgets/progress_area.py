@@ -7,7 +7,7 @@ import time
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from lshdesk.core.pipeline import Progress
+from lshdesk.core.scan.pipeline import Progress
 
 STAGE_WORDS = {
     "connecting": "Connecting to the cluster",

@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core.pipeline import ScanResult
+from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.results import DocumentsModel, GroupsModel, PairsModel
-
 
 PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
 DOC_WIDTHS = (0, 90, 80, 70, 80, 400)
@@ -168,8 +167,10 @@ class ResultsView(QWidget):
         for path in files[:8]:
             name = os.path.basename(path)
             menu.addAction(f"Open {name}", lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(p)))
-            menu.addAction(f"Show {name} in its folder",
-                           lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(p))))
+            menu.addAction(
+                f"Show {name} in its folder",
+                lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(p))),
+            )
         if view is self.pairs:
             menu.addSeparator()
             menu.addAction("Read side by side", self.pairActivated.emit)

@@ -13,11 +13,12 @@ from PySide6.QtGui import QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from lshdesk.core.clustering import exact_jaccard
-from lshdesk.core.corpus import NotText, read_text
+from lshdesk.core.corpus.reading import read_text
+from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import estimate
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.passages import shared_passages
-from lshdesk.core.pipeline import Progress, ScanResult
+from lshdesk.core.scan.pipeline import Progress, ScanResult
 from lshdesk.gui.theme import SHARED_BG, text_on, watch_palette
 from lshdesk.gui.workers import GeneratorThread
 
@@ -37,7 +38,9 @@ class Comparison:
     note: str = ""
 
 
-def compare(paths: tuple[str, str], max_bytes: int, spec: ShingleSpec, cancel: threading.Event) -> Generator[Progress, None, Comparison]:
+def compare(
+    paths: tuple[str, str], max_bytes: int, spec: ShingleSpec, cancel: threading.Event
+) -> Generator[Progress, None, Comparison]:
     """Read both files and find their shared passages (run in a worker: big files take seconds)."""
     texts = []
     for path in paths:
@@ -128,7 +131,9 @@ class _Pane(QWidget):
         if self.path:
             menu.addSeparator()
             menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(self.path)))
-            menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(self.path))))
+            menu.addAction(
+                "Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(self.path)))
+            )
         return menu
 
 
@@ -172,8 +177,10 @@ class SideBySide(QWidget):
         jac = float(exact_jaccard(result.shingles, np.array([left]), np.array([right]))[0])
         k = result.signatures.shape[1]
         est = estimate(result.signatures[left], result.signatures[right])
-        self._figures = (f"Similarity <b>{jac:.3f}</b> (exact Jaccard of {spec} shingles) &nbsp; Estimate {est:.3f} "
-                         f"({round(est * k)} of {k} slots agree)")
+        self._figures = (
+            f"Similarity <b>{jac:.3f}</b> (exact Jaccard of {spec} shingles) &nbsp; Estimate {est:.3f} "
+            f"({round(est * k)} of {k} slots agree)"
+        )
         self.figures.setText(self._figures + " &nbsp; reading…")
         for pane, i in ((self.a, left), (self.b, right)):
             pane.show_name(names[i], result.docs.paths[i])

@@ -9,12 +9,24 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from lshdesk.gui.theme import app_palette, blend, keep_style
 
 STEPS = [
-    ("Compare folders", "Open your folders (Ctrl+O or drop them here) and press Scan (F5): near-duplicate pairs "
-     "and groups appear in Results; select one to read it side by side.", "open"),
-    ("Learn", "Five short lessons show how MinHash signatures estimate similarity and how banding finds the "
-     "candidate pairs, with live examples.", "learn"),
-    ("Explore banding", "The S-curve tab puts this corpus's real pairs on the banding curve: move bands and rows "
-     "and watch recall and precision change.", "scurve"),
+    (
+        "Compare folders",
+        "Open your folders (Ctrl+O or drop them here) and press Scan (F5): near-duplicate pairs "
+        "and groups appear in Results; select one to read it side by side.",
+        "open",
+    ),
+    (
+        "Learn",
+        "Five short lessons show how MinHash signatures estimate similarity and how banding finds the "
+        "candidate pairs, with live examples.",
+        "learn",
+    ),
+    (
+        "Explore banding",
+        "The S-curve tab puts this corpus's real pairs on the banding curve: move bands and rows "
+        "and watch recall and precision change.",
+        "scurve",
+    ),
 ]
 
 

@@ -1,0 +1,127 @@
+"""Listing the files of folders: every file below the roots is either a ``SourceFile`` to read or ``Skipped`` with a reason."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from lshdesk.core.corpus import extract
+from lshdesk.core.humanize import human_size
+from lshdesk.core.params import CorpusOptions
+
+TEXT_EXTENSIONS = extract.extensions()  # every format lshdesk reads: plain text, PDF, DOCX, ODT, HTML, ...
+VCS_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules"})
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to read: its path, which of the given folders it was found in, its name below that folder."""
+
+    path: str
+    root: int
+    rel: str
+    size: int
+    mtime_ns: int = 0
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file (or folder) not used, and why, in words a user understands."""
+
+    path: str
+    reason: str
+
+
+def _wanted(rel: str, name: str, options: CorpusOptions) -> str | None:
+    """None if the file is to be read, else the reason it is not."""
+    if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in options.exclude):
+        return "excluded by a pattern"
+    if options.include:
+        if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in options.include):
+            return None
+        return "not matched by the include patterns"
+    if options.all_files:
+        return None
+    ext = os.path.splitext(name)[1].lower()
+    if ext in extract.extensions(options.formats):
+        return None
+    fid = extract.format_of_extension(name)
+    if fid is not None:
+        return f"format not selected: {fid}"
+    what = f"'{ext}'" if ext else "no extension"
+    return f"not a text file type ({what}); include it with --all-files or --include"
+
+
+def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+    """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused."""
+    seen_dirs: set[tuple[int, int]] = set()
+    for index, root in enumerate(roots):
+        root = os.path.abspath(root)
+        try:
+            st = os.stat(root)
+        except OSError as e:
+            yield Skipped(root, f"cannot open: {e.strerror or e}")
+            continue
+        if not stat.S_ISDIR(st.st_mode):  # a single file given as a root
+            yield from _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
+            continue
+        yield from _walk_dir(root, "", index, options, seen_dirs)
+
+
+def _walk_dir(path: str, rel: str, index: int, options: CorpusOptions, seen: set) -> Iterator[SourceFile | Skipped]:
+    try:
+        st = os.stat(path)
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            yield Skipped(path, "folder already visited (a symbolic link loop or a second link to it)")
+            return
+        seen.add(key)
+        with os.scandir(path) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError as e:
+        yield Skipped(path, f"cannot open folder: {e.strerror or e}")
+        return
+    for e in entries:
+        sub = f"{rel}/{e.name}" if rel else e.name
+        try:
+            is_dir = e.is_dir(follow_symlinks=True)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if e.name in VCS_DIRS:
+                yield Skipped(e.path, "tool or version-control folder, not read")
+                continue
+            yield from _walk_dir(e.path, sub, index, options, seen)
+        else:
+            yield from _file_entry(e.path, index, sub, e.name, options)
+
+
+def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        yield Skipped(
+            path, "broken symbolic link (its target does not exist)" if os.path.islink(path) else "file vanished"
+        )
+        return
+    except OSError as e:
+        yield Skipped(path, f"cannot read: {e.strerror or e}")
+        return
+    if not stat.S_ISREG(st.st_mode):
+        kind = (
+            "FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "device or special file"
+        )
+        yield Skipped(path, f"not a regular file ({kind})")
+        return
+    reason = _wanted(rel, name, options)
+    if reason:
+        yield Skipped(path, reason)
+    elif st.st_size == 0:
+        yield Skipped(path, "empty file")
+    elif st.st_size > options.max_bytes:
+        yield Skipped(path, f"larger than the size cap ({human_size(st.st_size)} > {human_size(options.max_bytes)})")
+    else:
+        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns)

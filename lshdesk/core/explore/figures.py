@@ -1,0 +1,212 @@
+"""The S-curve explorer's figures: re-band the stored signatures for one scheme (no re-hashing) and measure it.
+
+For a scheme (b, r) and a threshold t: the candidate pairs, their exact similarity, verified pairs, precision and
+recall against exact Jaccard at t, the exact comparisons the scheme costs (one per candidate) against all pairs,
+the missed pairs with their best band agreement, bucket sizes with the largest buckets, and the measured candidate
+rate per similarity bin with a Wilson interval. Recall needs to know every pair above t: ``ExactReference``
+(``explore_exact``) says where that comes from, exactly or by a flagged sample.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.compare import wilson_bounds as wilson
+from lshdesk.core.errors import ParamError
+from lshdesk.core.explore.exact import FINE_BINS, ExactReference, _fine_bin, eligible_pairs
+from lshdesk.core.kernels import explore as ek
+from lshdesk.core.lsh import band_keys
+from lshdesk.core.params import Banding
+from lshdesk.core.shingling import ShingleBatch
+
+RATE_BINS = 20  # the measured candidate rate is shown per similarity bin of width 0.05
+TOP_BUCKETS = 10
+PARALLEL_WORK = 2_000_000  # documents x slots banded above which two threads share the bands
+BLOCK_BANDS = 16  # bands keyed at a time: (n_docs x 16) keys in memory, not (n_docs x b)
+EPS = 1e-12  # "J >= t" as the scan's verification reads it (``clustering.verify``)
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One bucket: the band it is in and its members (document indices, ascending)."""
+
+    band: int
+    members: npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class RateBins:
+    """Measured candidate rate per similarity bin: caught / pairs, with a 95 % Wilson interval."""
+
+    edges: npt.NDArray[np.float64]
+    pairs: npt.NDArray[np.float64]  # (weighted) eligible pairs per bin
+    caught: npt.NDArray[np.float64]  # candidates per bin (always exact)
+    rate: npt.NDArray[np.float64]  # nan where a bin has no pairs
+    low: npt.NDArray[np.float64]
+    high: npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Everything the explorer shows about one scheme at one threshold; ``sampled`` marks estimated recall."""
+
+    banding: Banding
+    threshold: float
+    n_docs: int
+    n_pairs: int  # eligible pairs: what comparing everything would cost
+    left: npt.NDArray[np.int64]  # candidates, ascending codes
+    right: npt.NDArray[np.int64]
+    bands: npt.NDArray[np.int64]  # bands each candidate collided in
+    jaccard: npt.NDArray[np.float64]  # exact, for every candidate
+    n_verified: int
+    precision: float  # verified / candidates, exact (nan without candidates)
+    positives: float  # pairs with J >= t (estimated when sampled)
+    recall: float  # verified / positives (nan without positives)
+    missed_left: npt.NDArray[np.int64]  # known pairs with J >= t that are not candidates, most similar first
+    missed_right: npt.NDArray[np.int64]
+    missed_jaccard: npt.NDArray[np.float64]
+    missed_agreement: npt.NDArray[np.int64]  # most rows agreeing in any one band (r would make it a candidate)
+    missed_total: float  # known + estimated
+    others: npt.NDArray[np.int64]  # indices into the reference of known pairs that are not candidates
+    bucket_sizes: npt.NDArray[np.int64]  # every bucket of two or more documents, over all bands
+    largest: tuple[Bucket, ...]
+    bins: RateBins | None
+    sampled: bool
+    seconds: float
+
+    @property
+    def n_candidates(self) -> int:
+        return len(self.left)
+
+    @property
+    def comparisons_saved(self) -> float:
+        """Fraction of the all-pairs comparisons the scheme avoids."""
+        return 1.0 - self.n_candidates / self.n_pairs if self.n_pairs else 0.0
+
+
+def _block(sigs: npt.NDArray, r: int, lo: int, hi: int) -> tuple[np.ndarray, ...]:
+    """Bands lo .. hi-1: their keys by the core (``lsh.band_keys``), then grouped by the compiled loop."""
+    keys = band_keys(sigs[:, lo * r : hi * r], Banding(hi - lo, r))
+    return ek.band_groups(np.ascontiguousarray(keys.T), lo, len(sigs))
+
+
+def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[np.ndarray, ...]:
+    """Pair codes (repeated once per shared band) and buckets (band, size, first member) of a scheme; bands go
+    in blocks (keys of a block only in memory), over two threads when the work is large (the loops drop the GIL)."""
+    b, r = banding.bands, banding.rows
+    blocks = [(lo, min(b, lo + BLOCK_BANDS)) for lo in range(0, b, BLOCK_BANDS)]
+    if len(blocks) > 1 and len(sigs) * b * r >= PARALLEL_WORK:
+        with ThreadPoolExecutor(2) as pool:
+            parts = list(pool.map(lambda lohi: _block(sigs, r, *lohi), blocks))
+    else:
+        parts = [_block(sigs, r, lo, hi) for lo, hi in blocks]
+    if not parts:
+        return tuple(np.zeros(0, np.int64) for _ in range(4))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+
+
+def band_candidates(sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray[np.bool_] | None = None):
+    """(candidate codes ascending, bands each collided in, (band, size, first member) of every bucket of 2+):
+    the candidates of ``lsh.candidate_pairs``, without reference-folder pairs when ``is_ref`` is given."""
+    banding.check(sigs.shape[1])
+    n = len(sigs)
+    codes, b_band, b_size, b_first = band_codes(sigs, banding)
+    uniq, counts = np.unique(codes, return_counts=True)
+    if is_ref is not None and len(uniq):
+        keep = is_ref[uniq // n] != is_ref[uniq % n]
+        uniq, counts = uniq[keep], counts[keep]
+    return uniq, counts.astype(np.int64), (b_band, b_size, b_first)
+
+
+def bucket_members(sigs: npt.NDArray, banding: Banding, band: int, first: int) -> npt.NDArray[np.int64]:
+    """The documents sharing ``first``'s bucket in ``band`` (exact slot equality over the band's rows)."""
+    r = banding.rows
+    return ek.same_slots(np.ascontiguousarray(sigs), band * r, (band + 1) * r, first)
+
+
+def rate_bins(ref: ExactReference | None, cand_j: npt.NDArray[np.float64], n_bins: int = RATE_BINS) -> RateBins | None:
+    """Candidates per similarity bin over all pairs in that bin (pairs from the reference's histogram)."""
+    if ref is None:
+        return None
+    group = FINE_BINS // n_bins
+    pairs = ref.hist.reshape(n_bins, group).sum(axis=1)
+    caught = np.bincount(_fine_bin(cand_j) // group, minlength=n_bins).astype(np.float64)
+    pairs = np.maximum(pairs, caught)  # a sampled estimate can fall below the exact candidate count
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(pairs > 0, caught / pairs, np.nan)
+    low, high = wilson(caught, pairs)
+    return RateBins(np.linspace(0.0, 1.0, n_bins + 1), pairs, caught, rate, low, high)
+
+
+def reband(
+    sigs: npt.NDArray,
+    shingles: ShingleBatch,
+    banding: Banding,
+    threshold: float,
+    ref: ExactReference | None = None,
+    is_ref: npt.NDArray[np.bool_] | None = None,
+) -> Figures:
+    """Band the stored signatures with ``banding`` and measure the scheme at ``threshold`` against ``ref``.
+
+    Without ``ref`` the recall, the missed pairs and the rate bins are unknown (nan, empty, None). An all-pairs
+    ``ref`` lists only pairs at or above its ``floor``, so the threshold must not be below it.
+    """
+    if ref is not None and not ref.sampled and threshold < ref.floor - EPS:
+        raise ParamError(f"the exact similarities list pairs from {ref.floor:g} up: use a threshold of at least that")
+    t0 = time.perf_counter()
+    n = len(sigs)
+    codes, collided, (b_band, b_size, b_first) = band_candidates(sigs, banding, is_ref)
+    left, right = codes // max(n, 1), codes % max(n, 1)
+    cand_j = exact_jaccard(shingles, left, right)
+    above = cand_j >= threshold - EPS
+    n_verified = int(np.count_nonzero(above))
+    precision = n_verified / len(codes) if len(codes) else float("nan")
+
+    empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0, np.float64)
+    missed_idx, others, missed_total, positives = empty_i, empty_i, float("nan"), float("nan")
+    if ref is not None:
+        pos = np.minimum(np.searchsorted(codes, ref.codes), max(len(codes) - 1, 0))
+        is_cand = codes[pos] == ref.codes if len(codes) else np.zeros(len(ref.codes), dtype=bool)
+        others = np.flatnonzero(~is_cand)
+        missed_idx = others[ref.jaccard[others] >= threshold - EPS]
+        missed_total = float(ref.weight[missed_idx].sum())
+        positives = n_verified + missed_total
+        missed_idx = missed_idx[np.lexsort((ref.codes[missed_idx], -ref.jaccard[missed_idx]))]
+    recall = n_verified / positives if positives and positives > 0 else float("nan")
+    ml = ref.codes[missed_idx] // n if ref is not None else empty_i
+    mr = ref.codes[missed_idx] % n if ref is not None else empty_i
+    agreement = ek.best_band_agreement(np.ascontiguousarray(sigs), ml, mr, banding.bands, banding.rows)
+
+    top = np.argsort(-b_size, kind="stable")[:TOP_BUCKETS]
+    largest = tuple(Bucket(int(b_band[i]), bucket_members(sigs, banding, int(b_band[i]), int(b_first[i]))) for i in top)
+    return Figures(
+        banding,
+        threshold,
+        n,
+        eligible_pairs(n, is_ref),
+        left,
+        right,
+        collided,
+        cand_j,
+        n_verified,
+        precision,
+        positives,
+        recall,
+        ml,
+        mr,
+        ref.jaccard[missed_idx] if ref is not None else empty_f,
+        agreement,
+        missed_total,
+        others,
+        b_size.astype(np.int64),
+        largest,
+        rate_bins(ref, cand_j),
+        bool(ref is not None and ref.sampled),
+        time.perf_counter() - t0,
+    )

@@ -1,0 +1,219 @@
+"""The signature cache: a SQLite file remembering each file's shingle ids and signature, so re-scans skip work.
+
+A row is keyed by everything that decides it: the file's absolute path, size and modification time, and a
+parameters key (shingling, hash family, k, seed, and the versions of the tokenizer and extractors). A file whose
+size or time changed is a miss and is read again; rows of files no longer found below a scanned folder are
+dropped. A damaged or foreign cache file is set aside (renamed) and a new one started; a locked one (another
+lshdesk using it) is left alone and the scan runs without a cache. Either way the scan goes on, with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from lshdesk.core.params import SignatureParams
+
+FORMAT_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    params TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    n_tokens INTEGER NOT NULL, sig BLOB NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (params, path)
+) WITHOUT ROWID;
+"""
+
+
+def default_path() -> Path:
+    """``signatures.sqlite3`` in the user's cache folder (platformdirs)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("lshdesk", appauthor=False)) / "signatures.sqlite3"
+
+
+def _ours(conn: sqlite3.Connection, tables: set[str]) -> bool:
+    if not tables <= {"meta", "entries"} or "meta" not in tables:
+        return False
+    row = conn.execute("SELECT value FROM meta WHERE key = 'app'").fetchone()
+    return row is not None and row[0] == "lshdesk"
+
+
+def params_key(sp: SignatureParams, ids_dtype: np.dtype, sig_dtype: np.dtype, extra: str = "") -> str:
+    """Everything that changes a cached row, as one string."""
+    return f"v{FORMAT_VERSION}|{sp.shingle}|{sp.family}|k{sp.k}|s{sp.seed}|{np.dtype(ids_dtype).str}|{np.dtype(sig_dtype).str}|{extra}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file's cached shingle ids (sorted, unique), signature and token count."""
+
+    ids: np.ndarray
+    sig: np.ndarray
+    n_tokens: int
+
+
+@dataclass
+class SignatureCache:
+    """Open with ``SignatureCache.open(path)``; ``warnings`` says what went wrong, if anything (never raises)."""
+
+    path: Path | None
+    conn: sqlite3.Connection | None
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, timeout: float = 2.0) -> SignatureCache:
+        path = Path(path) if path is not None else default_path()
+        cache = cls(path, None)
+        for attempt in range(2):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if tables and not _ours(conn, tables):  # someone else's database: never touch it
+                    conn.close()
+                    cache.warnings.append(
+                        f"{path} is not an lshdesk signature cache; it is left alone and the scan runs without a cache"
+                    )
+                    return cache
+                conn.executescript(SCHEMA)
+                conn.execute("INSERT OR IGNORE INTO meta VALUES ('app', 'lshdesk')")
+                row = conn.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone()
+                if row is None:
+                    conn.execute("INSERT INTO meta VALUES ('format_version', ?)", (str(FORMAT_VERSION),))
+                elif row[0] != str(FORMAT_VERSION):
+                    conn.close()
+                    raise sqlite3.DatabaseError(f"cache format {row[0]}, this lshdesk writes {FORMAT_VERSION}")
+                conn.execute("PRAGMA journal_mode=WAL")
+                cache.conn = conn
+                return cache
+            except sqlite3.OperationalError as e:
+                if "locked" in str(e) or "busy" in str(e):
+                    cache.warnings.append(
+                        f"the signature cache is in use by another lshdesk ({path}); scanning without it"
+                    )
+                    return cache
+                if attempt == 0 and cache._set_aside(e):
+                    continue
+                cache.warnings.append(f"cannot use the signature cache {path}: {e}; scanning without it")
+                return cache
+            except (sqlite3.DatabaseError, ValueError) as e:
+                if attempt == 0 and cache._set_aside(e):
+                    continue
+                cache.warnings.append(f"cannot use the signature cache {path}: {e}; scanning without it")
+                return cache
+            except OSError as e:
+                cache.warnings.append(
+                    f"cannot create the signature cache {path}: {e.strerror or e}; scanning without it"
+                )
+                return cache
+        return cache
+
+    def _set_aside(self, error: Exception) -> bool:
+        """Rename a damaged or foreign cache file out of the way; True if a new one can be started."""
+        assert self.path is not None
+        if not self.path.exists():
+            return False
+        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            self.path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                Path(str(self.path) + suffix).unlink(missing_ok=True)
+        except OSError:
+            return False
+        self.warnings.append(
+            f"the signature cache was damaged or not lshdesk's ({error}); set aside as {aside.name} and started anew"
+        )
+        return True
+
+    @property
+    def enabled(self) -> bool:
+        return self.conn is not None
+
+    def lookup(self, key: str, files: Sequence[tuple[str, int, int]], ids_dtype, sig_dtype) -> dict[int, Entry]:
+        """Entries for the (path, size, mtime_ns) that are cached unchanged, by position in ``files``."""
+        if self.conn is None or not files:
+            return {}
+        want = {p: (i, s, m) for i, (p, s, m) in enumerate(files)}
+        out: dict[int, Entry] = {}
+        try:
+            cur = self.conn.execute(
+                "SELECT path, size, mtime_ns, n_tokens, sig, ids FROM entries WHERE params = ?", (key,)
+            )
+            for path, size, mtime, n_tokens, sig, ids in cur:
+                hit = want.get(path)
+                if hit is not None and hit[1] == size and hit[2] == mtime:
+                    out[hit[0]] = Entry(
+                        np.frombuffer(ids, dtype=ids_dtype), np.frombuffer(sig, dtype=sig_dtype), n_tokens
+                    )
+        except sqlite3.Error as e:
+            self._fail(e)
+            return {}
+        return out
+
+    def store(self, key: str, rows: Iterable[tuple[str, int, int, int, np.ndarray, np.ndarray]]) -> None:
+        """Remember (path, size, mtime_ns, n_tokens, ids, signature) rows."""
+        if self.conn is None:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ((key, p, s, m, t, sig.tobytes(), ids.tobytes()) for p, s, m, t, ids, sig in rows),
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            self._fail(e)
+
+    def forget_missing(self, key: str, roots: Sequence[str], present: set[str]) -> int:
+        """Drop rows of files below ``roots`` that no longer exist; return how many."""
+        if self.conn is None:
+            return 0
+        gone: list[tuple[str, str]] = []
+        try:
+            for root in roots:
+                prefix = os.path.join(os.path.abspath(root), "")
+                cur = self.conn.execute(
+                    "SELECT path FROM entries WHERE params = ? AND path >= ? AND path < ?",
+                    (key, prefix, prefix + "\U0010ffff"),
+                )
+                # a file not listed this time may only have been filtered out (formats, patterns): keep its row
+                gone += [(key, p) for (p,) in cur if p not in present and not os.path.exists(p)]
+            if gone:
+                self.conn.execute("BEGIN")
+                self.conn.executemany("DELETE FROM entries WHERE params = ? AND path = ?", gone)
+                self.conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            self._fail(e)
+        return len(gone)
+
+    def _fail(self, error: Exception) -> None:
+        self.warnings.append(f"the signature cache failed ({error}); going on without it")
+        try:
+            if self.conn is not None:
+                self.conn.close()
+        finally:
+            self.conn = None
+
+    def size_bytes(self) -> int:
+        """The cache's size on disk (with its write-ahead log)."""
+        if self.path is None:
+            return 0
+        return sum(p.stat().st_size for p in (self.path, Path(str(self.path) + "-wal")) if p.exists())
+
+    def clear(self) -> None:
+        """Forget everything (the file stays, emptied and compacted)."""
+        if self.conn is not None:
+            self.conn.execute("DELETE FROM entries")
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None

@@ -1,0 +1,200 @@
+"""The scan's front end: read a batch of files, then shingle and sign it in compiled code, on a helper thread.
+
+Reading is system calls and short GIL-holding steps (``read_listed``); shingling and signing are numba
+``nogil`` kernels (``sign_prepared``); so two threads doing ``read_and_sign_listed`` on different batches keep
+two cores busy and never hold the GIL for long. ASCII files go to the byte tokenizer as they are; in others only
+the lines with non-ASCII characters are normalised in Python (``shingling.token_bytes``). ``read_batch`` and
+``read_and_sign`` do the same for a batch of ``SourceFile`` objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes
+from lshdesk.core.errors import NotText
+from lshdesk.core.minhash import HashFamily
+from lshdesk.core.params import SignatureParams
+from lshdesk.core.shingling import ShingleBatch, char_batch, pack, shingle_strings, token_bytes, word_batch
+
+BATCH_FILES = 512
+BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
+
+
+class Listing:
+    """The files a scan reads, one flat list per property (not one object per file: a scan of 100k files
+    otherwise keeps 200k objects that the garbage collector walks, holding the GIL for tens of ms)."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.rel: list[str] = []
+        self.root: list[int] = []
+        self.size: list[int] = []
+        self.mtime: list[int] = []
+
+    def add(self, f: SourceFile) -> None:
+        self.paths.append(f.path)
+        self.rel.append(f.rel)
+        self.root.append(f.root)
+        self.size.append(f.size)
+        self.mtime.append(f.mtime_ns)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One batch read: which files could be read, those that could not, and what the kernels read of each."""
+
+    ok: list[int]  # the files read: indices into the listing (``read_listed``) or into the batch (``read_batch``)
+    skipped: list[Skipped]
+    parts: list[bytes]  # per file read: ``token_bytes`` of its text (word shingling)
+    texts: list[str] | None  # decoded texts, when the shingling or the hash family needs strings
+    files: list[SourceFile] | None = None  # the files read, when ``read_batch`` was given SourceFile objects
+
+
+def index_batches(sizes: Sequence[int], max_files: int = BATCH_FILES, max_bytes: int = BATCH_BYTES) -> Iterator[range]:
+    """Consecutive index ranges of at most ``max_files`` files and (unless one file is larger) ``max_bytes``."""
+    start, size = 0, 0
+    for i, s in enumerate(sizes):
+        if i > start and (i - start >= max_files or size + s > max_bytes):
+            yield range(start, i)
+            start, size = i, 0
+        size += s
+    if start < len(sizes):
+        yield range(start, len(sizes))
+
+
+def batches(
+    files: Sequence[SourceFile], max_files: int = BATCH_FILES, max_bytes: int = BATCH_BYTES
+) -> Iterator[Sequence[SourceFile]]:
+    """``index_batches`` as runs of the files themselves."""
+    for r in index_batches([f.size for f in files], max_files, max_bytes):
+        yield files[r.start : r.stop]
+
+
+def read_listed(
+    paths: Sequence[str], index: range, max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None
+) -> Prepared:
+    """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files."""
+    ok: list[int] = []
+    skipped: list[Skipped] = []
+    parts: list[bytes] = []
+    texts: list[str] = []
+    for i in index:
+        path = paths[i]
+        try:
+            data = read_bytes(path, max_bytes)
+            if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
+                parts.append(data)
+                if need_texts:
+                    texts.append(data.decode("ascii"))
+            else:
+                text = file_text(data, path, formats)
+                parts.append(token_bytes(text))
+                if need_texts:
+                    texts.append(text)
+        except NotText as e:
+            skipped.append(Skipped(path, str(e)))
+            continue
+        ok.append(i)
+    return Prepared(ok, skipped, parts, texts if need_texts else None)
+
+
+def read_batch(
+    files: Sequence[SourceFile], max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None
+) -> Prepared:
+    """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
+    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats)
+    return Prepared(prep.ok, prep.skipped, prep.parts, prep.texts, [files[i] for i in prep.ok])
+
+
+def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
+    """True if the batch must keep decoded texts (character shingling, or a family that hashes strings)."""
+    return sp.shingle.kind == "char" or family.needs_strings
+
+
+def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tuple[ShingleBatch, np.ndarray]:
+    """Shingle ids and signatures of a prepared batch (only compiled, GIL-free code for the default settings)."""
+    if sp.shingle.kind == "char":
+        batch = char_batch(prep.texts or [], sp.shingle.n)
+    else:
+        buf, offsets = pack(prep.parts)
+        batch = word_batch(buf, offsets, sp.shingle.n)
+    if family.needs_strings:
+        sigs = family.sign_strings([shingle_strings(t, sp.shingle) for t in prep.texts or []])
+    else:
+        sigs = family.sign_ids(batch)
+    return batch, sigs
+
+
+def read_and_sign_listed(
+    paths: Sequence[str],
+    index: range,
+    max_bytes: int,
+    sp: SignatureParams,
+    family: HashFamily,
+    formats: frozenset[str] | None = None,
+) -> tuple[Prepared, ShingleBatch, np.ndarray]:
+    """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread)."""
+    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats)
+    batch, sigs = sign_prepared(prep, sp, family)
+    return prep, batch, sigs
+
+
+def read_and_sign_cached(
+    paths: Sequence[str],
+    index: range,
+    max_bytes: int,
+    sp: SignatureParams,
+    family: HashFamily,
+    formats: frozenset[str] | None,
+    hits: dict,
+) -> tuple[Prepared, ShingleBatch, np.ndarray]:
+    """``read_and_sign_listed``, taking the files found in the signature cache (``hits``: index -> Entry) from it
+    and reading only the others; the batch comes out in listing order, as if every file had been read."""
+    misses = [i for i in index if i not in hits]
+    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats)  # type: ignore[arg-type]
+    if len(misses) == len(index):
+        return prep, batch, sigs
+    read = dict(zip(prep.ok, range(len(prep.ok))))
+    ok = [i for i in index if i in hits or i in read]
+    counts = batch.counts()
+    ids_parts, sig_rows, n_tokens = [], [], []
+    for i in ok:
+        if i in hits:
+            e = hits[i]
+            ids_parts.append(e.ids)
+            sig_rows.append(e.sig)
+            n_tokens.append(e.n_tokens)
+        else:
+            j = read[i]
+            ids_parts.append(batch.ids[batch.offsets[j] : batch.offsets[j + 1]])
+            sig_rows.append(sigs[j])
+            n_tokens.append(int(batch.n_tokens[j]))
+    offsets = np.zeros(len(ok) + 1, dtype=np.int64)
+    np.cumsum([len(p) for p in ids_parts], out=offsets[1:])
+    merged = ShingleBatch(
+        np.concatenate(ids_parts) if ids_parts else batch.ids[:0], offsets, np.array(n_tokens, dtype=np.int64)
+    )
+    del counts
+    all_sigs = np.stack(sig_rows) if sig_rows else sigs[:0]
+    return Prepared(ok, prep.skipped, [], None), merged, all_sigs
+
+
+def read_and_sign(
+    files: Sequence[SourceFile],
+    max_bytes: int,
+    sp: SignatureParams,
+    family: HashFamily,
+    formats: frozenset[str] | None = None,
+) -> tuple[Prepared, ShingleBatch, np.ndarray]:
+    """``read_and_sign_listed`` for a batch of SourceFile objects."""
+    prep = read_batch(files, max_bytes, needs_texts(sp, family), formats)
+    batch, sigs = sign_prepared(prep, sp, family)
+    return prep, batch, sigs

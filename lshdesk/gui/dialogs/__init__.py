@@ -1,0 +1,1 @@
+"""The app's dialogs: settings, help, about."""

@@ -1,0 +1,170 @@
+"""Settings: the compute engine (this machine or a Dask scheduler, with Test connection) and the signature cache."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lshdesk.core.humanize import human_size
+from lshdesk.gui.workers import GeneratorThread
+
+
+def engine_settings(settings: QSettings) -> tuple[str, str]:
+    """('local' | 'dask', scheduler address or '') as saved."""
+    kind = str(settings.value("engine/kind", "local"))
+    return (kind if kind in ("local", "dask") else "local"), str(settings.value("engine/address", "") or "")
+
+
+def cache_enabled(settings: QSettings) -> bool:
+    return str(settings.value("cache/enabled", "true")).lower() != "false"
+
+
+def _probe(address: str):
+    def make(cancel: threading.Event) -> Generator:
+        from lshdesk.distributed import require_distributed, test_connection
+
+        yield from ()  # nothing to report: one blocking call, off the GUI thread
+        require_distributed()
+        return (
+            str(test_connection(address or None, timeout=5.0)) if address else "this machine's worker processes: ready"
+        )
+
+    return make
+
+
+class SettingsDialog(QDialog):
+    """Edits the QSettings it is given; Apply/OK write them."""
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setMinimumWidth(480)
+        self.settings = settings
+        kind, address = engine_settings(settings)
+        self.local = QRadioButton("This machine (both cores)")
+        self.dask = QRadioButton("A Dask cluster")
+        self.dask.setToolTip(
+            "Needs pip install 'lshdesk[cluster]'. Leave the address empty for worker processes on this machine."
+        )
+        group = QButtonGroup(self)
+        group.addButton(self.local)
+        group.addButton(self.dask)
+        (self.dask if kind == "dask" else self.local).setChecked(True)
+        self.address = QLineEdit(address)
+        self.address.setPlaceholderText("tcp://host:8786 (empty: a local cluster)")
+        self.test_button = QPushButton("Test connection")
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        engine_box = QGroupBox("Compute engine")
+        form = QFormLayout(engine_box)
+        form.addRow(self.local)
+        form.addRow(self.dask)
+        row = QHBoxLayout()
+        row.addWidget(self.address, 1)
+        row.addWidget(self.test_button)
+        form.addRow("Scheduler", row)
+        form.addRow(self.test_result)
+
+        self.cache_size = QLabel()
+        self.clear_button = QPushButton("Clear cache")
+        self.cache_on = QRadioButton("Remember signatures between scans")
+        self.cache_off = QRadioButton("Do not cache")
+        cgroup = QButtonGroup(self)
+        cgroup.addButton(self.cache_on)
+        cgroup.addButton(self.cache_off)
+        (self.cache_on if cache_enabled(settings) else self.cache_off).setChecked(True)
+        cache_box = QGroupBox("Signature cache")
+        cform = QFormLayout(cache_box)
+        cform.addRow(self.cache_on)
+        cform.addRow(self.cache_off)
+        crow = QHBoxLayout()
+        crow.addWidget(self.cache_size, 1)
+        crow.addWidget(self.clear_button)
+        cform.addRow("Size", crow)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        lay = QVBoxLayout(self)
+        lay.addWidget(engine_box)
+        lay.addWidget(cache_box)
+        lay.addWidget(buttons)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.test_button.clicked.connect(self.test_connection)
+        self.clear_button.clicked.connect(self.clear_cache)
+        self.dask.toggled.connect(self._enable)
+        self._thread: GeneratorThread | None = None
+        self._enable()
+        self._show_cache_size()
+
+    def _enable(self) -> None:
+        on = self.dask.isChecked()
+        self.address.setEnabled(on)
+        self.test_button.setEnabled(on)
+
+    def _show_cache_size(self) -> None:
+        from lshdesk.core.scan.cache import default_path
+
+        path = default_path()
+        size = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+        self.cache_size.setText(f"{human_size(size)} in {path.parent}")
+
+    def clear_cache(self) -> None:
+        import sqlite3
+
+        from lshdesk.core.scan.cache import SignatureCache
+
+        cache = SignatureCache.open(timeout=0.5)
+        try:
+            if not cache.enabled:
+                raise sqlite3.OperationalError("; ".join(cache.warnings) or "the cache could not be opened")
+            cache.clear()
+            self.cache_size.setToolTip("")
+        except sqlite3.Error as e:
+            self.cache_size.setToolTip(f"Not cleared: {e}")
+            self.test_result.setText(f"The cache was not cleared: {e}")
+        finally:
+            cache.close()
+        self._show_cache_size()
+
+    def test_connection(self) -> None:
+        """Check the scheduler off the GUI thread; the answer appears under the address."""
+        if self._thread is not None and self._thread.isRunning():
+            return
+        self.test_result.setText("Connecting…")
+        self.test_button.setEnabled(False)
+        thread = GeneratorThread(1, _probe(self.address.text().strip()), self)
+        thread.succeeded.connect(lambda _rid, text: self._tested(f"Connected: {text}"))
+        thread.failed.connect(lambda _rid, message, _details: self._tested(f"Cannot connect: {message}"))
+        self._thread = thread
+        thread.start()
+
+    def _tested(self, text: str) -> None:
+        self.test_result.setText(text)
+        self.test_button.setEnabled(self.dask.isChecked())
+
+    def accept(self) -> None:
+        self.settings.setValue("engine/kind", "dask" if self.dask.isChecked() else "local")
+        self.settings.setValue("engine/address", self.address.text().strip())
+        self.settings.setValue("cache/enabled", "true" if self.cache_on.isChecked() else "false")
+        super().accept()
+
+    def done(self, result: int) -> None:
+        if self._thread is not None:
+            self._thread.wait(6000)
+        super().done(result)

@@ -1,0 +1,1 @@
+"""The S-curve tab: the curve with the corpus's real pairs, the scheme controls, live figures, its workers."""

@@ -1,0 +1,117 @@
+"""The S-curve view's lower tabs: the missed pairs (with their best band agreement) and the bucket sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView, QTabWidget
+
+from lshdesk.core.explore.figures import Figures
+from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
+from lshdesk.gui.plots.bucket_plot import BucketPlot
+
+_FIT = QHeaderView.ResizeMode
+
+
+def _table(model: ArrayTableModel, name: str) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+    view.setAccessibleName(name)
+    view.setSortingEnabled(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.setWordWrap(False)
+    return view
+
+
+class ScurveTables(QTabWidget):
+    """Missed pairs and buckets of the scheme shown; ``pairPicked`` when a row is clicked (a bucket gives its first
+    two members)."""
+
+    pairPicked = Signal(int, int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.figures: Figures | None = None
+        self.missed_model = ArrayTableModel(self)
+        self.missed_view = _table(self.missed_model, "Missed pairs")
+        self.bucket_model = ArrayTableModel(self)
+        self.bucket_view = _table(self.bucket_model, "Largest buckets")
+        self._modes = {  # names stretch, numbers fit
+            self.missed_view: (_FIT.Stretch, _FIT.Stretch, _FIT.ResizeToContents, _FIT.ResizeToContents),
+            self.bucket_view: (_FIT.ResizeToContents, _FIT.ResizeToContents, _FIT.Stretch),
+        }
+        self.bucket_plot = BucketPlot()
+        self.bucket_plot.setMinimumWidth(260)
+        buckets = QSplitter(Qt.Orientation.Horizontal)
+        buckets.addWidget(self.bucket_plot)
+        buckets.addWidget(self.bucket_view)
+        buckets.setSizes([380, 420])
+        self.addTab(self.missed_view, "Missed pairs")
+        self.addTab(buckets, "Buckets")
+        self.missed_view.clicked.connect(self._missed_clicked)
+        self.bucket_view.clicked.connect(self._bucket_clicked)
+
+    def clear(self) -> None:
+        self.figures = None
+        self.missed_model.set_columns([], [])
+        self.bucket_model.set_columns([], [])
+        self.bucket_plot.set_sizes(np.zeros(0, np.int64))
+        self.setTabText(0, "Missed pairs")
+        self.setTabText(1, "Buckets")
+
+    def show_figures(self, f: Figures, names: list[str], known: bool) -> None:
+        """Fill both tabs; ``known`` says whether the missed pairs are known yet (exact similarities computed)."""
+        self.figures = f
+        ml, mr = f.missed_left.tolist(), f.missed_right.tolist()
+        self.missed_model.set_columns(
+            [
+                Column("Document A", [names[i] for i in ml]),
+                Column("Document B", [names[i] for i in mr]),
+                Column("Similarity", f.missed_jaccard, lambda v: f"{v:.3f}", "Exact Jaccard similarity", True),
+                Column(
+                    "Best band",
+                    f.missed_agreement,
+                    lambda v, r=f.banding.rows: f"{v} of {r} rows",
+                    "The most rows agreeing in any one band: all r would have made it a candidate",
+                    True,
+                ),
+            ],
+            [f"{names[a]} {names[b]}".lower() for a, b in zip(ml, mr)],
+        )
+        est = "≈" if f.sampled else ""
+        self.setTabText(0, f"Missed pairs ({est}{f.missed_total:,.0f})" if known else "Missed pairs")
+        members = [b.members for b in f.largest]
+        self.bucket_model.set_columns(
+            [
+                Column("Band", [b.band + 1 for b in f.largest], str, "Band number (1 = the first r slots)", True),
+                Column("Documents", [len(m) for m in members], lambda v: f"{v:,}", "", True),
+                Column(
+                    "Members",
+                    [", ".join(names[i] for i in m[:6].tolist()) + (" …" if len(m) > 6 else "") for m in members],
+                ),
+            ],
+            [" ".join(names[i] for i in m[:50].tolist()).lower() for m in members],
+        )
+        self.missed_view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+        self.bucket_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        for view, modes in self._modes.items():
+            for i, mode in enumerate(modes[: view.model().columnCount()]):
+                view.horizontalHeader().setSectionResizeMode(i, mode)
+        self.bucket_plot.set_sizes(f.bucket_sizes)
+        self.setTabText(1, f"Buckets ({len(f.bucket_sizes):,})")
+
+    def _missed_clicked(self, index) -> None:
+        f = self.figures
+        if f is not None and index.isValid():
+            i = self.missed_model.data_row(index.row())
+            self.pairPicked.emit(int(f.missed_left[i]), int(f.missed_right[i]))
+
+    def _bucket_clicked(self, index) -> None:
+        f = self.figures
+        if f is not None and index.isValid():
+            m = f.largest[self.bucket_model.data_row(index.row())].members
+            self.pairPicked.emit(int(m[0]), int(m[1]))

@@ -1,0 +1,335 @@
+"""The signature grid: documents x slots, agreeing slots highlighted, bands marked, per-pair figures beside it."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lshdesk.core.compare import PairFigures, pair_figures
+from lshdesk.core.params import Banding
+from lshdesk.gui.signatures.model import COMPACT_DIGITS, SignaturesModel, row_letter
+from lshdesk.gui.signatures.paint import PARTIAL, BandHeader, Overview, SlotDelegate, legend_html
+from lshdesk.gui.theme import text_on, watch_palette
+
+MAX_PAIRS_LISTED = 300
+KEY_ROWS = (
+    12  # up to this many rows the side panel opens with a key to the row letters; beyond, each pair names its rows
+)
+
+
+class _GridView(QTableView):
+    """A table view whose Ctrl+C copies the whole selection (Qt's default copies only the current cell)."""
+
+    def __init__(self, copy, resized, parent=None) -> None:
+        super().__init__(parent)
+        self._copy, self._resized = copy, resized
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._resized()
+
+    def keyPressEvent(self, event) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self._copy()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+def spans(values: list[int], most: int = 0) -> str:
+    """1, 2, 5-9 style: runs of three or more consecutive numbers shortened to first–last ("" past ``most`` runs)."""
+    out: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out += [f"{values[i]}–{values[j]}"] if j - i >= 2 else [str(v) for v in values[i : j + 1]]
+        i = j + 1
+    return "" if most and len(out) > most else ", ".join(out)
+
+
+def names_html(names: list[str]) -> str:
+    """The key to the row letters, full names."""
+    return "<p>" + "<br>".join(f"<b>{row_letter(i)}</b> {_esc(n)}" for i, n in enumerate(names)) + "</p>"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def pairs_html(
+    figs: PairFigures,
+    jaccard: dict[tuple[int, int], float],
+    banding: Banding | None,
+    compared: tuple[int, ...],
+    names: list[str] | None = None,
+) -> str:
+    """The side panel's text: one block per pair of rows (pairs among the compared rows first)."""
+    inside = set(compared)
+    subset = len(inside) < len(np.union1d(figs.left, figs.right))
+    order = sorted(range(len(figs)), key=lambda p: (not (figs.left[p] in inside and figs.right[p] in inside), p))
+    blocks = []
+    for p in order[:MAX_PAIRS_LISTED]:
+        i, j = int(figs.left[p]), int(figs.right[p])
+        m, k = int(figs.matches[p]), figs.k
+        lines = [
+            f"<b>{row_letter(i)} – {row_letter(j)}</b>" + (f" {_esc(names[i])} · {_esc(names[j])}" if names else ""),
+            f"{m} of {k} slots agree",
+            f"estimate <b>{figs.estimate[p]:.3f}</b> (95% interval {figs.low[p]:.3f}–{figs.high[p]:.3f})",
+        ]
+        jac = jaccard.get((i, j), jaccard.get((j, i)))
+        if jac is not None:
+            lines.append(f"similarity <b>{jac:.3f}</b> (exact Jaccard)")
+        if banding is not None:
+            bands = figs.bands_of(p)
+            if bands:
+                lines.append(f"bands collided: {spans(bands)} ({len(bands)} of {banding.bands}): candidate pair")
+            else:
+                lines.append(f"no band collided (0 of {banding.bands}): not a candidate")
+        bg = PARTIAL.color()
+        style = (
+            f' style="background:{bg.name()}; color:{text_on(bg).name()}"'
+            if subset and i in inside and j in inside
+            else ""
+        )
+        blocks.append(f"<p{style}>" + "<br>".join(lines) + "</p>")
+    if len(figs) > MAX_PAIRS_LISTED:
+        blocks.append(f"<p><i>… and {len(figs) - MAX_PAIRS_LISTED:,} more pairs (select rows to compare fewer)</i></p>")
+    return "".join(blocks)
+
+
+class SignatureGrid(QWidget):
+    """Shows signatures (rows = documents) with agreement, bands and per-pair figures; copy and CSV export."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model = SignaturesModel(self)
+        self.jaccard: dict[tuple[int, int], float] = {}
+        self.figures: PairFigures | None = None
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.full = QCheckBox("Full values")
+        self.full.setToolTip(f"Show every digit; off shows each value's last {COMPACT_DIGITS} digits (hover for all)")
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
+        self.export_button = QPushButton("Export CSV…")
+        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
+        self.table.setHorizontalHeader(BandHeader(self.table))
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(SlotDelegate(self.table))
+        self.table.setAccessibleName("Signature grid")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(False)
+        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        copy = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self.copy_to_clipboard)
+        export = QAction("Export CSV…", self.table)
+        export.triggered.connect(self.choose_export)
+        self.table.addActions([copy, export])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.overview = Overview(self.model, self.table)
+        self.legend = QLabel(legend_html())
+        self.legend.setWordWrap(True)
+        self.panel = QTextBrowser()
+        self.panel.setAccessibleName("Pair figures")
+        self.panel.setMinimumWidth(240)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.summary, 1)
+        for w in (self.full, self.copy_button, self.export_button):
+            bar.addWidget(w)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.overview)
+        lv.addWidget(self.table, 1)
+        lv.addWidget(self.legend)
+        lv.addStretch(0)
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(QLabel("<b>Pairs</b>"))
+        rv.addWidget(self.panel, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setSizes([900, 300])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(bar)
+        lay.addWidget(self.splitter, 1)
+
+        self.full.toggled.connect(self._set_full)
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        self.export_button.clicked.connect(self.choose_export)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        # band labels centre on the visible part of their band, so a scroll repaints the whole header strip
+        self.table.horizontalScrollBar().valueChanged.connect(self.table.horizontalHeader().viewport().update)
+        watch_palette(self, self._restyle)
+        self._sizes()
+
+    # --- data ---------------------------------------------------------------------------------------------------------
+    def set_data(
+        self,
+        signatures: np.ndarray,
+        names: list[str],
+        banding: Banding | None = None,
+        jaccard: dict[tuple[int, int], float] | None = None,
+    ) -> None:
+        """Show these signatures, one row per document; ``jaccard`` maps row pairs (i, j) to exact similarity."""
+        self.model.set_data(signatures, names, banding)
+        self.jaccard = dict(jaccard or {})
+        self.figures = pair_figures(signatures, banding)
+        self._sizes()
+        self._refresh()
+        self.overview.update()
+
+    def _restyle(self) -> None:
+        """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
+        self.legend.setText(legend_html())
+        self._refresh()
+
+    def _set_full(self, full: bool) -> None:
+        self.model.set_full(full)
+        self._sizes()
+
+    def _sizes(self) -> None:
+        fm = self.table.fontMetrics()
+        sigs = self.model.sigs
+        real = sigs[sigs != np.iinfo(sigs.dtype).max] if sigs.size else sigs  # the article family's empty-set stand-in
+        digits = max(len(str(int(real.max()))) if real.size else 1, 2) if self.full.isChecked() else COMPACT_DIGITS
+        width = max(fm.horizontalAdvance("8" * digits), fm.horizontalAdvance(str(max(self.model.k - 1, 0)))) + 12
+        self.table.horizontalHeader().setDefaultSectionSize(width)
+        self.table.verticalHeader().setDefaultSectionSize(fm.height() + 10)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """No taller than its rows (plus a scroll bar when the slots do not fit), so the legend sits just below."""
+        t = self.table
+        frame = 2 * t.frameWidth()
+        wide = t.verticalHeader().sizeHint().width() + t.horizontalHeader().length() + frame > t.width()
+        height = (
+            t.horizontalHeader().sizeHint().height()
+            + self.model.rowCount() * t.verticalHeader().defaultSectionSize()
+            + (t.horizontalScrollBar().sizeHint().height() if wide else 0)
+            + frame
+        )
+        if height != t.maximumHeight():
+            t.setMaximumHeight(height)
+
+    def _selection_changed(self) -> None:
+        rows: set[int] = set()
+        for rng in self.table.selectionModel().selection():
+            rows.update(range(rng.top(), rng.bottom() + 1))
+        self.model.set_compared(tuple(rows) if len(rows) >= 2 else None)
+        self._refresh()
+        self.table.horizontalHeader().viewport().update()
+        self.overview.update()
+
+    def _refresh(self) -> None:
+        m = self.model
+        n, k = m.rowCount(), m.k
+        if not n:
+            self.summary.setText("No signatures to show.")
+            self.panel.clear()
+            return
+        compared = m.compared
+        who = (
+            "both documents"
+            if len(compared) == 2 and n == 2
+            else (f"all {n} documents" if len(compared) == n else "rows " + ", ".join(row_letter(i) for i in compared))
+        )
+        scheme = f"{m.banding.bands} bands × {m.banding.rows} rows" if m.banding is not None else "no banding"
+        agree = len(m.agreeing_slots())
+        text = f"{n} documents · k = {k} · {scheme} · <b>{agree} of {k}</b> slots agree in {who}"
+        if m.banding is not None:
+            hit = m.collided_bands().tolist()
+            some = np.flatnonzero(m.shared_bucket_bands() & ~np.isin(np.arange(m.banding.bands), hit)).tolist()
+            if hit:
+                shown = spans(hit, 8) or f"{len(hit)} bands"
+                text += (
+                    f" · bands that agree in {who}: <b>{shown}</b> ({len(hit)} of {m.banding.bands}: a shared bucket)"
+                )
+            else:
+                text += f" · no band agrees in {who}"
+            if some:
+                shown = spans(some, 8)
+                text += (
+                    f" · some of them share a bucket in band{'s' if len(some) > 1 else ''} {shown}"
+                    if shown
+                    else (f" · some of them share a bucket in {len(some)} bands")
+                )
+        self.summary.setText(text)
+        if self.figures is not None:
+            key = names_html(m.names) if n <= KEY_ROWS else ""
+            names = None if n <= KEY_ROWS else m.names
+            self.panel.setHtml(key + pairs_html(self.figures, self.jaccard, m.banding, compared, names))
+
+    # --- copy and export --------------------------------------------------------------------------------------------
+    def _selected_cells(self) -> tuple[list[int], list[int]]:
+        rows: set[int] = set()
+        cols: set[int] = set()
+        for rng in self.table.selectionModel().selection():
+            rows.update(range(rng.top(), rng.bottom() + 1))
+            cols.update(range(rng.left(), rng.right() + 1))
+        if not rows:
+            return list(range(self.model.rowCount())), list(range(self.model.k))
+        return sorted(rows), sorted(cols)
+
+    def table_text(self, rows: list[int] | None = None, cols: list[int] | None = None) -> str:
+        """Tab-separated: one line per document, its name then its full slot values."""
+        rows = list(range(self.model.rowCount())) if rows is None else rows
+        cols = list(range(self.model.k)) if cols is None else cols
+        sub = self.model.sigs[np.ix_(rows, cols)] if rows and cols else np.zeros((len(rows), 0), np.uint64)
+        return "".join("\t".join([self.model.names[r], *map(str, sub[i].tolist())]) + "\n" for i, r in enumerate(rows))
+
+    def copy_to_clipboard(self) -> None:
+        """Copy the selected cells (or, with nothing selected, the whole grid) as tab-separated text."""
+        QGuiApplication.clipboard().setText(self.table_text(*self._selected_cells()))
+
+    def export_csv(self, path: str) -> None:
+        """Write the whole grid as CSV: a header ``document,slot_0,...``, then one row per document."""
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["document", *(f"slot_{c}" for c in range(self.model.k))])
+        for name, row in zip(self.model.names, self.model.sigs.tolist()):
+            w.writerow([name, *row])
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(out.getvalue())
+
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export signatures", "signatures.csv", "CSV (*.csv)")
+        if not path:
+            return
+        try:
+            self.export_csv(path)
+        except OSError as e:
+            QMessageBox(
+                QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self
+            ).open()

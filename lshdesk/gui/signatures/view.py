@@ -1,0 +1,76 @@
+"""The Signatures tab: the signature grid fed from a scan result and the selection, or a hint how to select."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.compare import all_pairs
+from lshdesk.gui.signatures.grid import SignatureGrid
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
+
+HINT = (
+    "Select documents to compare their signatures here: a pair in Results › Pairs, a group in Results › Groups, "
+    "or several documents in Results › Documents (Ctrl+click to pick more than one)."
+)
+
+
+class SignatureView(QWidget):
+    """The Signatures tab: a SignatureGrid for the selected documents of a scan result, or a hint how to select."""
+
+    MAX_DOCS = 64
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.result: ScanResult | None = None
+        self.names: list[str] = []
+        self.docs: tuple[int, ...] = ()
+        self.hint = QLabel(HINT)
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setMaximumWidth(560)
+        hint_page = QWidget()
+        hv = QHBoxLayout(hint_page)
+        hv.addWidget(self.hint)
+        self.note = QLabel()
+        self.note.hide()
+        self.grid = SignatureGrid()
+        page = QWidget()
+        pv = QVBoxLayout(page)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(self.note)
+        pv.addWidget(self.grid, 1)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(hint_page)
+        self.stack.addWidget(page)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.stack)
+
+    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
+        self.result, self.names = result, list(names)
+        self.show_docs(())
+
+    def show_docs(self, docs: tuple[int, ...]) -> None:
+        """Show the signatures of these documents (2 or more), with exact Jaccard from the scan's shingle sets."""
+        docs = tuple(dict.fromkeys(int(d) for d in docs))
+        self.docs = docs
+        r = self.result
+        if r is None or len(docs) < 2:
+            one = "One document selected: Ctrl+click another to compare their signatures.\n\n" if len(docs) == 1 else ""
+            self.hint.setText(("Scan a folder first. " if r is None else "") + one + HINT)
+            self.stack.setCurrentIndex(0)
+            return
+        shown = np.array(docs[: self.MAX_DOCS], dtype=np.int64)
+        self.note.setVisible(len(docs) > self.MAX_DOCS)
+        self.note.setText(f"Showing the first {self.MAX_DOCS} of {len(docs):,} selected documents.")
+        left, right = all_pairs(len(shown))
+        jac = exact_jaccard(r.shingles, shown[left], shown[right])
+        jaccard = {(int(i), int(j)): float(s) for i, j, s in zip(left, right, jac)}
+        self.grid.set_data(r.signatures[shown], [self.names[d] for d in shown], r.banding, jaccard)
+        self.stack.setCurrentIndex(1)

@@ -1,0 +1,146 @@
+"""Export: the CSV and JSON that ``lshdesk scan`` prints, checked against brute-force similarities of the files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from itertools import combinations
+
+import numpy as np
+import pytest
+from core_helpers import jaccard, make_words, mutate, write_tree
+
+from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
+from lshdesk.core.persistence.export import display_paths, pair_rows, to_csv, to_json
+from lshdesk.core.scan.pipeline import run, scan
+from lshdesk.core.shingling import shingle_strings
+
+SPEC = ShingleSpec("word", 3)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("export") / "docs"
+    rng = np.random.default_rng(31)
+    a, b = make_words(rng, 120), make_words(rng, 120)
+    texts = {
+        "z_first.txt": " ".join(a),
+        "sub/a_copy.txt": " ".join(mutate(rng, a, 2)),
+        "sub/deep/a_more.txt": " ".join(mutate(rng, a, 5)),
+        "b1.md": " ".join(b),
+        "b2.md": " ".join(mutate(rng, b, 1)),
+        "alone.txt": " ".join(make_words(rng, 80)),
+    }
+    dup = " ".join(make_words(rng, 50))
+    texts.update({"dup/c.txt": dup, "dup/a.txt": dup, "dup/b.txt": dup})  # three ties at 1.0
+    write_tree(root, {**texts, "skip/image.bin": b"\x00\x01", "skip/punct.txt": "?!?! ..."})
+    return root, texts
+
+
+def brute_force(texts: dict[str, str], threshold: float) -> dict[tuple[str, str], float]:
+    sets = {k: shingle_strings(v, SPEC) for k, v in texts.items()}
+    out = {}
+    for x, y in combinations(sorted(sets), 2):
+        j = jaccard(sets[x], sets[y])
+        if j >= threshold:
+            out[(x, y)] = j
+    return out
+
+
+@pytest.fixture(scope="module")
+def result(folder):
+    root, _ = folder
+    return run(scan([str(root)], ScanParams(SignatureParams(SPEC, "fast", 128, 1), threshold=0.6)))
+
+
+def test_csv(folder, result):
+    _, texts = folder
+    text = to_csv(result)
+    assert text.splitlines()[0] == "a,b,estimate,jaccard"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    truth = brute_force(texts, 0.6)
+    assert len(truth) == 7  # three a-copies pair up, b1-b2, three identical dups
+    assert {(r["a"], r["b"]) for r in rows} == set(truth)
+    for r in rows:
+        assert r["a"] < r["b"]
+        assert "\\" not in r["a"] + r["b"] and not os.path.isabs(r["a"])
+        for col in ("estimate", "jaccard"):
+            assert len(r[col].split(".")[1]) == 6  # 6 decimals
+        assert float(r["jaccard"]) == pytest.approx(truth[(r["a"], r["b"])], abs=5e-7)
+        assert 0.0 <= float(r["estimate"]) <= 1.0
+    # similarity descending, ties by names
+    keys = [(-float(r["jaccard"]), r["a"], r["b"]) for r in rows]
+    assert keys == sorted(keys)
+    assert [(r["a"], r["b"]) for r in rows[:3]] == [
+        ("dup/a.txt", "dup/b.txt"),
+        ("dup/a.txt", "dup/c.txt"),
+        ("dup/b.txt", "dup/c.txt"),
+    ]
+
+
+def test_json(folder, result):
+    root, texts = folder
+    doc = json.loads(to_json(result))
+    assert set(doc) == {"params", "documents", "skipped", "pairs", "groups"}
+    assert doc["params"] == {
+        "threshold": 0.6,
+        "num_perm": 128,
+        "seed": 1,
+        "family": "fast",
+        "shingle": "word:3",
+        "bands": result.banding.bands,
+        "rows": result.banding.rows,
+    }
+    assert result.banding.bands * result.banding.rows <= 128
+    assert sorted(d["path"] for d in doc["documents"]) == sorted(texts)
+    for d in doc["documents"]:
+        assert set(d) == {"path", "shingles"} and d["shingles"] == len(shingle_strings(texts[d["path"]], SPEC))
+    skipped = {s["path"]: s["reason"] for s in doc["skipped"]}
+    assert set(skipped) == {"skip/image.bin", "skip/punct.txt"}
+    assert all(isinstance(r, str) and r for r in skipped.values())
+    truth = brute_force(texts, 0.6)
+    assert [(p["a"], p["b"]) for p in doc["pairs"]] == [(a, b) for a, b, *_ in pair_rows(result)]
+    for p in doc["pairs"]:
+        assert set(p) == {"a", "b", "estimate", "jaccard", "bands"}
+        assert p["jaccard"] == pytest.approx(truth[(p["a"], p["b"])], abs=5e-7)
+        assert isinstance(p["bands"], int) and 1 <= p["bands"] <= result.banding.bands
+    assert sorted(doc["groups"]) == sorted(
+        [
+            ["sub/a_copy.txt", "sub/deep/a_more.txt", "z_first.txt"],
+            ["b1.md", "b2.md"],
+            ["dup/a.txt", "dup/b.txt", "dup/c.txt"],
+        ]
+    )
+    assert [len(g) for g in doc["groups"]] == [3, 3, 2]  # largest first
+    assert all(g == sorted(g) for g in doc["groups"])
+
+
+def test_csv_and_json_agree(result):
+    rows = list(csv.DictReader(io.StringIO(to_csv(result))))
+    pairs = json.loads(to_json(result))["pairs"]
+    assert [(r["a"], r["b"], float(r["jaccard"])) for r in rows] == [(p["a"], p["b"], p["jaccard"]) for p in pairs]
+
+
+def test_paths_for_several_roots(folder):
+    root, _ = folder
+    roots = [str(root / "sub"), str(root / "b1.md"), str(root / "b2.md")]
+    res = run(scan(roots, ScanParams(SignatureParams(SPEC, "fast", 128, 1), threshold=0.6)))
+    names = display_paths(res)
+    base = os.path.normpath(str(root)).replace(os.sep, "/")
+    assert sorted(names) == sorted(
+        [f"{base}/sub/a_copy.txt", f"{base}/sub/deep/a_more.txt", f"{base}/b1.md", f"{base}/b2.md"]
+    )
+    rows = list(csv.DictReader(io.StringIO(to_csv(res))))
+    assert {(r["a"], r["b"]) for r in rows} == {
+        (f"{base}/b1.md", f"{base}/b2.md"),
+        (f"{base}/sub/a_copy.txt", f"{base}/sub/deep/a_more.txt"),
+    }
+
+
+def test_empty_result_has_the_header_only(tmp_path):
+    res = run(scan([str(tmp_path)], ScanParams()))
+    assert to_csv(res) == "a,b,estimate,jaccard\n"
+    doc = json.loads(to_json(res))
+    assert doc["documents"] == doc["pairs"] == doc["groups"] == doc["skipped"] == []
