@@ -28,7 +28,6 @@ LIBRARIES: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
     (("pyqtgraph",), "pyqtgraph", "MIT", "the plots"),
     (("numpy",), "NumPy", "BSD-3-Clause", "signatures and pairs as arrays"),
     (("numba",), "Numba", "BSD-2-Clause", "the compiled hashing and banding kernels"),
-    (("superqt",), "superqt", "BSD-3-Clause", "Qt helpers"),
     (("pypdf",), "pypdf", "BSD-3-Clause", "text of PDF files"),
     (("python-docx",), "python-docx", "MIT", "text of Word files"),
     (("beautifulsoup4",), "Beautiful Soup", "MIT", "text of HTML files"),

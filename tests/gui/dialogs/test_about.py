@@ -14,7 +14,6 @@ EXPECTED = {
     "pyqtgraph": "MIT",
     "NumPy": "BSD-3-Clause",
     "Numba": "BSD-2-Clause",
-    "superqt": "BSD-3-Clause",
     "pypdf": "BSD-3-Clause",
     "python-docx": "MIT",
     "Beautiful Soup": "MIT",
