@@ -139,7 +139,8 @@ def _fail(message: str, code: int = 2) -> int:
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.persistence import export
-    from lshdesk.core.scan.pipeline import cached_scan, run, scan
+    from lshdesk.core.scan.pipeline import run
+    from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
@@ -179,16 +180,18 @@ def _scan(args: argparse.Namespace) -> int:
             total = f"/{p.total}" if p.total else ""
             print(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="", file=sys.stderr, flush=True)
 
-    if engine == "dask":
-        from lshdesk.distributed import scan as dask_scan
-
-        gen = dask_scan(paths, params, reference=reference, address=args.scheduler, gather=False)
-    else:
-        if args.no_cache:
-            gen = scan(paths, params, reference=reference)
-        else:
-            cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
-            gen = cached_scan(paths, params, reference=reference, cache_path=cache_path)
+    cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
+    gen = make_scan(
+        engine,
+        paths,
+        params,
+        None,
+        reference,
+        address=args.scheduler,
+        cache=not args.no_cache,
+        cache_path=cache_path,
+        gather=False,
+    )
     try:
         result = run(gen, progress)
     except ScanCancelled:

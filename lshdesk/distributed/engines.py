@@ -1,0 +1,36 @@
+"""The choice of engine, in one place for the CLI and the GUI: this machine (with or without the cache) or Dask."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator, Sequence
+
+from lshdesk.core.params import ScanParams
+from lshdesk.core.scan.pipeline import Progress, ScanResult, cached_scan, scan
+
+ENGINES = ("local", "dask")
+
+
+def make_scan(
+    engine: str,
+    roots: Sequence[str],
+    params: ScanParams,
+    cancel: threading.Event | None = None,
+    reference: Sequence[int] = (),
+    *,
+    address: str | None = None,
+    cache: bool = True,
+    cache_path: str | None = None,
+    gather: bool = True,
+) -> Generator[Progress, None, ScanResult]:
+    """The scan generator of ``engine``: 'local' (the signature cache at ``cache_path`` unless ``cache`` is False)
+    or 'dask' (the scheduler at ``address``, else worker processes on this machine; ``gather`` as in its ``scan``)."""
+    if engine == "dask":
+        from lshdesk.distributed.engine import scan as dask_scan
+
+        return dask_scan(roots, params, cancel, reference, address=address or None, gather=gather)
+    if engine != "local":
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if not cache:
+        return scan(roots, params, cancel, reference)
+    return cached_scan(roots, params, cancel, reference, cache_path)
