@@ -5,10 +5,11 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+from lshdesk.gui.resources import sample_corpus  # noqa: E402  (after the Qt binding is chosen for pyqtgraph)
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -17,12 +18,6 @@ if TYPE_CHECKING:
 
 SWITCH_INTERVAL = 0.001  # seconds; see make_window
 SAMPLE_THRESHOLD = 0.3  # the sample's planted pairs run from 0.32 to 1.0; at 0.3 all 9 are caught, the chain too
-
-
-def sample_corpus() -> str | None:
-    """The built-in sample corpus (``resources/sample`` of the source tree), if it is there."""
-    here = Path(__file__).resolve().parents[2] / "resources" / "sample"
-    return str(here) if here.is_dir() else None
 
 
 def make_window(settings: QSettings | None = None) -> MainWindow:

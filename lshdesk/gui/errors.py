@@ -1,4 +1,4 @@
-"""The last resort: an uncaught exception in the GUI shows one dialog with details and 'Copy report'; the app runs on."""
+"""The GUI's error dialogs: a long job's failure, and the last resort for an uncaught exception (with 'Copy report')."""
 
 from __future__ import annotations
 
@@ -21,6 +21,15 @@ def report_text(exc_type: type[BaseException], exc: BaseException, tb: Traceback
         *traceback.format_exception(exc_type, exc, tb),
     ]
     return "\n".join(line.rstrip("\n") for line in lines)
+
+
+def show_failure(parent: QWidget | None, title: str, message: str, details: str = "") -> QMessageBox:
+    """A long job that failed: one warning dialog that does not block, the details (a traceback) behind a button."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=parent)
+    if details:
+        box.setDetailedText(details)
+    box.open()
+    return box
 
 
 class ErrorReporter:

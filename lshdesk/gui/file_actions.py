@@ -11,6 +11,8 @@ from lshdesk.core.persistence import export
 from lshdesk.core.persistence.report import to_html
 from lshdesk.core.persistence.session import SessionError, load_session, save_session
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.gui.state import AppState
+from lshdesk.gui.widgets.progress_area import ProgressArea
 
 EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
     "Pairs as CSV (*.csv)": ("csv", export.to_csv),
@@ -95,3 +97,39 @@ def choose_open_session(
     except SessionError as e:
         _warn(parent, "Cannot open session", str(e))
         return None
+
+
+class FileActions:
+    """The window's File menu over the state: each action reports what it wrote in the progress area."""
+
+    def __init__(self, window: QWidget, state: AppState, progress: ProgressArea, show_session: Callable) -> None:
+        self.window, self.state, self.progress = window, state, progress
+        self.show_session = show_session  # shows a loaded (result, selection, folders) in the window
+
+    def _folder(self) -> str:
+        return self.state.folders[0] if self.state.folders else os.path.expanduser("~")
+
+    def choose_export(self) -> None:
+        if self.state.result is not None and (path := choose_export(self.window, self.state.result, self._folder())):
+            self.progress.finish(f"Exported to {path}")
+
+    def export_to(self, path: str, fmt: str) -> None:
+        """Write the results as ``lshdesk scan`` prints them: ``fmt`` is 'csv', 'json', 'groups' or 'html'."""
+        if self.state.result is not None and export_as(self.window, self.state.result, path, fmt):
+            self.progress.finish(f"Exported {len(self.state.result.pairs):,} pairs to {path}")
+
+    def choose_report(self) -> None:
+        if self.state.result is not None and (path := choose_report(self.window, self.state.result, self._folder())):
+            self.progress.finish(f"Report written to {path}")
+
+    def choose_save_session(self) -> None:
+        r, s = self.state.result, self.state
+        if r is not None and (path := choose_save_session(self.window, r, s.selection.docs, s.folders, self._folder())):
+            self.progress.finish(f"Session saved to {path}")
+
+    def choose_open_session(self) -> None:
+        opened = choose_open_session(self.window, self._folder())
+        if opened is not None:
+            path, loaded = opened
+            self.show_session(loaded)
+            self.progress.finish(f"Opened session {os.path.basename(path)}: {len(loaded[0].docs):,} documents.")

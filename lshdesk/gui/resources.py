@@ -22,6 +22,12 @@ def icon(name: str) -> QIcon:
     return QIcon(str(path)) if path.is_file() else QIcon()
 
 
+def sample_corpus() -> str | None:
+    """The built-in sample corpus (``resources/sample`` of the source tree), if it is there."""
+    here = resource("sample")
+    return str(here) if here.is_dir() else None
+
+
 def help_html(view: str) -> str:
     """The help page of a view (``results``, ``side_by_side``, ``signatures``, ``scurve``, ``learn``)."""
     path = resource("help", f"{view}.html")

@@ -9,9 +9,11 @@ import time
 import traceback
 from collections.abc import Callable, Generator
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtWidgets import QWidget
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
+from lshdesk.gui.errors import show_failure
 
 PROGRESS_INTERVAL = 0.04  # seconds: at most ~25 progress reports a second reach the GUI (a new stage always does)
 
@@ -67,6 +69,119 @@ class GeneratorThread(QThread):
             self.failed.emit(rid, f"{type(e).__name__}: {e}", traceback.format_exc())
             return
         self.succeeded.emit(rid, result)
+
+
+Done = Callable[[object], None]
+Failed = Callable[[str, str], None]  # one-line message, details (a traceback, or '' for an LshdeskError)
+
+
+class WorkerSlot(QObject):
+    """One kind of long job of one owner: at most one wanted request at a time, the newest wins.
+
+    ``start`` numbers a request, tells the previous one (if still running) to cancel, and runs ``make`` in a
+    ``GeneratorThread``; only the newest request's progress and answer reach its callbacks, on the GUI thread.
+    ``cancel`` drops the wanted request. Finished threads are reaped here; ``shutdown`` cancels and waits for all.
+    A request without ``on_failed`` shows its failure in the one error dialog (``gui.errors.show_failure``).
+    """
+
+    idle = Signal()  # no thread of this slot is running any more (the last one has been reaped)
+
+    def __init__(self, parent: QObject | None = None, title: str = "Failed") -> None:
+        super().__init__(parent)
+        self.title = title  # the error dialog's title for requests without ``on_failed``
+        self.request_id = 0  # the newest request; answers of any other are dropped
+        self.current: GeneratorThread | None = None  # the thread of the wanted request, while it runs
+        self._threads: list[GeneratorThread] = []  # every thread not yet reaped, cancelled ones included
+        self._callbacks: tuple = (None, None, None, None)
+
+    @property
+    def busy(self) -> bool:
+        """True while the wanted request has not answered."""
+        return self.current is not None
+
+    @property
+    def running(self) -> bool:
+        """True while any thread of this slot runs (a cancelled one may still be finishing its step)."""
+        return any(th.isRunning() for th in self._threads)
+
+    def start(
+        self,
+        make: Callable[[threading.Event], Generator],
+        on_done: Done,
+        on_progress: Callable[[object], None] | None = None,
+        on_failed: Failed | None = None,
+        on_cancelled: Callable[[], None] | None = None,
+    ) -> int:
+        """Run ``make(cancel_event)`` as the newest request (the previous one is cancelled); returns its id."""
+        if self.current is not None:
+            self.current.cancel()
+        self.request_id += 1
+        th = GeneratorThread(self.request_id, make, self)
+        th.progress.connect(self._progress)
+        th.succeeded.connect(self._answer)
+        th.failed.connect(self._failed)
+        th.cancelled.connect(self._cancelled)
+        th.finished.connect(self._reap)
+        self._callbacks = (on_done, on_progress, on_failed, on_cancelled)
+        self.current = th
+        self._threads.append(th)
+        th.start()
+        return self.request_id
+
+    def cancel(self) -> bool:
+        """Drop the wanted request (its thread is told to stop); True if there was one."""
+        th, self.current = self.current, None
+        self.request_id += 1
+        if th is None:
+            return False
+        th.cancel()
+        return True
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel and wait for every thread of this slot; True if none is left running."""
+        self.cancel()
+        for th in self._threads:
+            th.cancel()
+        ok = all([th.wait(timeout_ms) for th in self._threads])
+        self._threads = [th for th in self._threads if th.isRunning()]
+        return ok and not self._threads
+
+    # --- from the threads (GUI thread) -----------------------------------------------------------------------------
+    def _wanted(self, rid: int) -> bool:
+        return rid == self.request_id
+
+    def _progress(self, rid: int, p: object) -> None:
+        if self._wanted(rid) and self._callbacks[1] is not None:
+            self._callbacks[1](p)
+
+    def _answer(self, rid: int, result: object) -> None:
+        if self._wanted(rid):
+            self.current = None
+            self._callbacks[0](result)
+
+    def _failed(self, rid: int, message: str, details: str) -> None:
+        if not self._wanted(rid):
+            return
+        self.current = None
+        if self._callbacks[2] is not None:
+            self._callbacks[2](message, details)
+        else:
+            parent = self.parent()
+            show_failure(parent if isinstance(parent, QWidget) else None, self.title, message, details)
+
+    def _cancelled(self, rid: int) -> None:
+        if self._wanted(rid):
+            self.current = None
+            if self._callbacks[3] is not None:
+                self._callbacks[3]()
+
+    def _reap(self) -> None:
+        for th in [th for th in self._threads if th.isFinished() or th is self.sender()]:
+            th.wait()  # 'finished' comes from the thread just before it ends: this returns at once
+            self._threads.remove(th)
+            th.deleteLater()
+        if not self._threads:
+            self.idle.emit()
 
 
 WORKER_NICENESS = 5  # Linux: the GUI thread gets ~3x the CPU share of a worker when the cores are busy

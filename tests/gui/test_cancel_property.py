@@ -36,7 +36,7 @@ def test_cancel_after_some_progress(qtbot, window, corpus_dir, big_folder, after
     seen = []
     window.open_folders([str(big_folder)], scan_now=False)
     window.start_scan()
-    worker = window._worker
+    worker = window.scans.slot.current
     worker.progress.connect(lambda rid, p: seen.append(p) or (len(seen) == after and window.cancel_scan()))
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=30000)
     qtbot.waitUntil(lambda: not running_threads(window), timeout=5000)

@@ -23,7 +23,7 @@ from gui_helpers import (
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
-import lshdesk.gui.mainwindow as mainwindow_module
+import lshdesk.distributed.engines as engines
 from lshdesk.core.persistence import export
 
 
@@ -40,7 +40,7 @@ def scanned(qtbot, window, corpus_dir):
 @pytest.fixture
 def slow_scan(monkeypatch):
     """Make every scan the window starts take >= 0.15 s per step (the real scan, slowed between its yields)."""
-    real = mainwindow_module.scan
+    real = engines.scan
 
     def slowed(folders, params, cancel=None, reference=()):
         gen = real(folders, params, cancel, reference)
@@ -52,7 +52,7 @@ def slow_scan(monkeypatch):
                 return stop.value
             yield p
 
-    monkeypatch.setattr(mainwindow_module, "scan", slowed)
+    monkeypatch.setattr(engines, "scan", slowed)
 
 
 def pair_rows(window) -> dict[frozenset, str]:
@@ -303,7 +303,7 @@ def test_a_failing_scan_says_why_and_keeps_the_results(qtbot, scanned, monkeypat
         yield from ()
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr(mainwindow_module, "scan", broken)
+    monkeypatch.setattr(engines, "scan", broken)
     window.start_scan()
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=5000)
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
@@ -340,7 +340,7 @@ def test_a_scan_cancelled_as_it_finishes_does_not_replace_the_results(qtbot, sca
         release.wait(5)  # the user cancels here; the scan then ends without another report
         return before.__class__(**{**before.__dict__, "seconds": 99.0})
 
-    monkeypatch.setattr(mainwindow_module, "scan", ends_after_cancel)
+    monkeypatch.setattr(engines, "scan", ends_after_cancel)
     window.start_scan()
     qtbot.waitUntil(lambda: "Reading" in window.progress.stage.text(), timeout=5000)
     window.cancel_scan()

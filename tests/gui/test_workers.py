@@ -135,10 +135,10 @@ def test_a_real_scan_through_the_worker_matches_the_core(qtbot, threads, corpus_
 def test_a_newer_scan_replaces_a_running_one(qtbot, window, corpus_dir, monkeypatch):
     import time
 
-    import lshdesk.gui.mainwindow as mw
+    import lshdesk.distributed.engines as engines
 
     root, _ = corpus_dir
-    real = mw.scan
+    real = engines.scan
     calls = []
 
     def slow_first(folders, params, cancel=None, reference=()):
@@ -153,7 +153,7 @@ def test_a_newer_scan_replaces_a_running_one(qtbot, window, corpus_dir, monkeypa
                 return stop.value
             yield p
 
-    monkeypatch.setattr(mw, "scan", slow_first)
+    monkeypatch.setattr(engines, "scan", slow_first)
     window.params_panel.threshold.setValue(0.9)
     window.open_folders([str(root)])  # the slow one
     window.params_panel.threshold.setValue(0.5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import duration
 
@@ -71,8 +72,6 @@ class CorpusPanel(QWidget):
             item.setCheckState(Qt.CheckState.Checked if ref else Qt.CheckState.Unchecked)
         self.list.blockSignals(False)
         self.remove_button.setEnabled(bool(folders))
-        from lshdesk.gui.app import sample_corpus
-
         self.hint.setVisible(folders == [sample_corpus()])
 
     def _ref_toggled(self, item: QListWidgetItem) -> None:
