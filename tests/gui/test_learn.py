@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from gui_helpers import running_threads
 from PySide6.QtCore import Qt
 
 from lshdesk.core.minhash import sign_texts
@@ -264,7 +265,7 @@ def test_banding_experiment_cancel_and_rerun(view, qtbot):
     qtbot.waitUntil(lambda: page.bar.value() > 0, timeout=10000)
     qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
     assert not page.is_running() and page.status.text() == "Cancelled."
-    qtbot.waitUntil(lambda: not any(w.isRunning() for w in page._threads), timeout=5000)
+    qtbot.waitUntil(lambda: not running_threads(page), timeout=5000)
     assert page.result is None
     page.seeds.setValue(10)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)

@@ -9,7 +9,7 @@ from gui_helpers import running_threads
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-import lshdesk.gui.widgets.side_by_side as sbs_module
+import lshdesk.core.passages as passages_module
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
@@ -107,7 +107,7 @@ def test_a_file_gone_since_the_scan_is_shown_with_the_reason(qtbot, view, tmp_pa
 
 
 def test_texts_too_long_to_highlight_are_shown_plain(qtbot, view, tmp_path, monkeypatch):
-    monkeypatch.setitem(sbs_module.MAX_HIGHLIGHT_CHARS, "word", 50)
+    monkeypatch.setitem(passages_module.MAX_HIGHLIGHT_CHARS, "word", 50)
     result, names, idx = scan_folder(tmp_path, {"x.txt": PASSAGE + " one", "y.txt": PASSAGE + " two"})
     show(qtbot, view, result, names, idx["x.txt"], idx["y.txt"])
     assert view.a.text.extraSelections() == [] and view.b.text.toPlainText() == PASSAGE + " two"

@@ -22,17 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.humanize import human_size
-from lshdesk.gui.workers import GeneratorThread
-
-
-def engine_settings(settings: QSettings) -> tuple[str, str]:
-    """('local' | 'dask', scheduler address or '') as saved."""
-    kind = str(settings.value("engine/kind", "local"))
-    return (kind if kind in ("local", "dask") else "local"), str(settings.value("engine/address", "") or "")
-
-
-def cache_enabled(settings: QSettings) -> bool:
-    return str(settings.value("cache/enabled", "true")).lower() != "false"
+from lshdesk.gui.settings_store import cache_enabled, engine_settings
+from lshdesk.gui.workers import WorkerSlot
 
 
 def _probe(address: str):
@@ -108,7 +99,7 @@ class SettingsDialog(QDialog):
         self.test_button.clicked.connect(self.test_connection)
         self.clear_button.clicked.connect(self.clear_cache)
         self.dask.toggled.connect(self._enable)
-        self._thread: GeneratorThread | None = None
+        self.probe = WorkerSlot(self)
         self._enable()
         self._show_cache_size()
 
@@ -144,15 +135,15 @@ class SettingsDialog(QDialog):
 
     def test_connection(self) -> None:
         """Check the scheduler off the GUI thread; the answer appears under the address."""
-        if self._thread is not None and self._thread.isRunning():
+        if self.probe.running:
             return
         self.test_result.setText("Connecting…")
         self.test_button.setEnabled(False)
-        thread = GeneratorThread(1, _probe(self.address.text().strip()), self)
-        thread.succeeded.connect(lambda _rid, text: self._tested(f"Connected: {text}"))
-        thread.failed.connect(lambda _rid, message, _details: self._tested(f"Cannot connect: {message}"))
-        self._thread = thread
-        thread.start()
+        self.probe.start(
+            _probe(self.address.text().strip()),
+            lambda text: self._tested(f"Connected: {text}"),
+            on_failed=lambda message, _details: self._tested(f"Cannot connect: {message}"),
+        )
 
     def _tested(self, text: str) -> None:
         self.test_result.setText(text)
@@ -165,6 +156,5 @@ class SettingsDialog(QDialog):
         super().accept()
 
     def done(self, result: int) -> None:
-        if self._thread is not None:
-            self._thread.wait(6000)
+        self.probe.shutdown(6000)  # the probe gives up after 5 s; its answer is no longer wanted
         super().done(result)

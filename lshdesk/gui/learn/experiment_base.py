@@ -25,7 +25,7 @@ from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, Plot, buddy, rich_label
 from lshdesk.gui.plots.export import choose_path
 from lshdesk.gui.theme import ERROR
-from lshdesk.gui.workers import GeneratorThread
+from lshdesk.gui.workers import WorkerSlot
 
 SHINGLINGS = ("word", "word:2", "word:3", "char:5")
 
@@ -42,9 +42,7 @@ class ExperimentPage(LessonPage):
         self.result = None
         self.on_files = False
         self.data_name = ""
-        self._request = 0
-        self._worker: GeneratorThread | None = None
-        self._threads: list[GeneratorThread] = []
+        self.worker = WorkerSlot(self)
 
         self.sample_radio = QRadioButton("the eight sample sentences")
         self.files_radio = QRadioButton("my files, the first")
@@ -157,39 +155,26 @@ class ExperimentPage(LessonPage):
             return
         self.cancel()
         self.on_files = self.files_radio.isChecked()
-        self._request += 1
-        worker = GeneratorThread(self._request, make, self)
-        worker.progress.connect(self._on_progress)
-        worker.succeeded.connect(self._on_done)
-        worker.failed.connect(self._on_failed)
-        worker.cancelled.connect(self._on_cancelled)
-        worker.finished.connect(self._reap)
-        self._worker = worker
-        self._threads.append(worker)
         self.bar.setRange(0, n)
         self.bar.setValue(0)
         self.say(f"Running on {self.data_name}…")
         self.cancel_button.setEnabled(True)
-        worker.start()
+        self.worker.start(
+            make,
+            self._on_done,
+            on_progress=lambda p: self.bar.setValue(p.done),
+            on_failed=lambda message, _details: self._fail(message),
+            on_cancelled=self._cancelled,
+        )
 
     def cancel(self) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-            self._worker = None
-            self.cancel_button.setEnabled(False)
-            self.say("Cancelled.")
+        if self.worker.cancel():
+            self._cancelled()
 
     def is_running(self) -> bool:
-        return self._worker is not None
+        return self.worker.busy
 
-    def _on_progress(self, rid: int, p) -> None:
-        if rid == self._request and self._worker is not None:
-            self.bar.setValue(p.done)
-
-    def _on_done(self, rid: int, result) -> None:
-        if rid != self._request or self._worker is None:  # a newer request, or cancelled meanwhile
-            return
-        self._worker = None
+    def _on_done(self, result) -> None:
         self.cancel_button.setEnabled(False)
         self.result = result
         self.say(f"Done: {self.data_name}.")
@@ -197,30 +182,18 @@ class ExperimentPage(LessonPage):
             b.setEnabled(True)
         self.show_result(result)
 
-    def _on_cancelled(self, rid: int) -> None:
-        if rid == self._request and self._worker is not None:
-            self._worker = None
-            self.cancel_button.setEnabled(False)
-            self.say("Cancelled.")
-
-    def _on_failed(self, rid: int, message: str, _details: str) -> None:
-        if rid == self._request and self._worker is not None:
-            self._worker = None
-            self._fail(message)
+    def _cancelled(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.say("Cancelled.")
 
     def _fail(self, message: str) -> None:
         self.cancel_button.setEnabled(False)
         self.say(message, error=True)
 
-    def _reap(self) -> None:
-        self._threads = [w for w in self._threads if w.isRunning()]
-
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel the running experiment and wait for every worker thread; True if none is left running."""
         self.cancel()
-        ok = all([w.wait(timeout_ms) for w in self._threads])
-        self._threads = [w for w in self._threads if w.isRunning()]
-        return ok and not self._threads
+        return self.worker.shutdown(timeout_ms)
 
     # --- export ---------------------------------------------------------------------------------------------------
     def export_csv(self, path: str) -> None:

@@ -15,7 +15,7 @@ from lshdesk.core.explore.exact import ExactReference, build_reference
 from lshdesk.core.explore.tune import Goal, explore_request
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui.workers import GeneratorThread
+from lshdesk.gui.workers import WorkerSlot
 
 DEBOUNCE_MS = 120
 
@@ -36,17 +36,17 @@ class ExploreWorkers(QObject):
         self.result: ScanResult | None = None
         self.ref: ExactReference | None = None
         self.is_ref: np.ndarray | None = None
-        self._rid = 0  # the newest explore request
-        self._ref_rid = 0
+        self.reference = WorkerSlot(self)  # the exact reference of the result shown
+        self.explore = WorkerSlot(self)  # the figures of the newest request
+        self._pending = False  # a request waits for its debounce or for the running one to end
         self._tune_next = False
-        self._busy: GeneratorThread | None = None
-        self._threads: list[GeneratorThread] = []
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._timer.timeout.connect(self._launch)
+        self.explore.idle.connect(self._explore_idle)
 
     def idle(self) -> bool:
         """True when no explore request is waiting or running."""
-        return self._busy is None and not self._timer.isActive()
+        return not (self._pending or self._timer.isActive() or self.explore.running)
 
     def reset(self, result: ScanResult | None, schemes: list[Banding]) -> None:
         """Drop all work; for a new result, start its exact reference (``schemes``: the loosest gives the pool)."""
@@ -55,23 +55,20 @@ class ExploreWorkers(QObject):
         self.is_ref = np.isin(result.docs.root, np.asarray(result.reference)) if result and result.reference else None
         if result is None:
             return
-        self._ref_rid += 1
         is_ref = self.is_ref
-        th = GeneratorThread(
-            self._ref_rid,
+        self.reference.start(
             lambda cancel: build_reference(result.signatures, result.shingles, schemes, is_ref, cancel),
-            self,
+            self._ref_done,
+            on_progress=self.referenceProgress.emit,
+            on_failed=self._failed,
         )
-        th.progress.connect(self._ref_progress)
-        th.succeeded.connect(self._ref_done)
-        self._start(th)
 
     def request(self, tune: bool = False, now: bool = False) -> None:
         """Ask for new figures (after auto-tune if ``tune``); debounced unless ``now``; older answers are dropped."""
         if self.result is None:
             return
-        self._rid += 1
-        self._tune_next = tune
+        self.explore.cancel()
+        self._pending, self._tune_next = True, tune
         if now:
             self._timer.stop()
             self._launch()
@@ -80,68 +77,36 @@ class ExploreWorkers(QObject):
 
     def cancel_all(self) -> None:
         self._timer.stop()
-        self._rid += 1
-        self._ref_rid += 1
-        for th in self._threads:
-            th.cancel()
+        self._pending = False
+        self.explore.cancel()
+        self.reference.cancel()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel all work and wait for the threads; True if none is left running."""
         self.cancel_all()
-        ok = all([th.wait(timeout_ms) for th in list(self._threads)])
-        self._threads = [th for th in self._threads if th.isRunning()]
-        return ok and not self._threads
+        return all([slot.shutdown(timeout_ms) for slot in (self.explore, self.reference)])
 
     # --- inside -----------------------------------------------------------------------------------------------------------
-    def _start(self, th: GeneratorThread) -> None:
-        th.failed.connect(self._failed)
-        th.finished.connect(self._finished)
-        self._threads.append(th)
-        th.start()
-
     def _launch(self) -> None:
         r = self.result
-        if r is None:
+        if r is None or not self._pending or self.explore.running:  # one at a time: the newest starts when it ends
             return
-        if self._busy is not None:  # one at a time: the newest starts when this one ends
-            self._busy.cancel()
-            return
+        self._pending = False
         banding, t, goal = self.snapshot(self._tune_next)
         ref, is_ref = self.ref, self.is_ref
-        th = GeneratorThread(
-            self._rid,
+        self.explore.start(
             lambda cancel: explore_request(r.signatures, r.shingles, ref, t, banding, goal, is_ref, cancel),
-            self,
+            self.explored.emit,
+            on_failed=self._failed,
         )
-        th.succeeded.connect(self._done)
-        self._busy = th
-        self._start(th)
 
-    def _done(self, rid: int, answer) -> None:
-        if rid == self._rid:  # else a newer request is on its way
-            self.explored.emit(answer)
+    def _explore_idle(self) -> None:
+        if not self._timer.isActive():
+            self._launch()  # a newer request waited for the one that just ended
 
-    def _ref_progress(self, rid: int, p) -> None:
-        if rid == self._ref_rid:
-            self.referenceProgress.emit(p)
+    def _ref_done(self, ref: ExactReference) -> None:
+        self.ref = ref
+        self.referenceReady.emit(ref)
 
-    def _ref_done(self, rid: int, ref: ExactReference) -> None:
-        if rid == self._ref_rid:
-            self.ref = ref
-            self.referenceReady.emit(ref)
-
-    def _failed(self, rid: int, message: str, details: str) -> None:
-        if rid in (self._rid, self._ref_rid):
-            self.failed.emit(message)
-
-    def _finished(self) -> None:
-        th = self.sender()
-        if not isinstance(th, GeneratorThread):
-            return
-        th.wait()  # it has emitted ``finished``: only its last instructions are left
-        self._threads = [x for x in self._threads if x is not th]
-        th.deleteLater()
-        if th is self._busy:
-            self._busy = None
-            if th.request_id != self._rid and not self._timer.isActive():
-                self._launch()  # a newer request waited for this one
+    def _failed(self, message: str, _details: str) -> None:
+        self.failed.emit(message)

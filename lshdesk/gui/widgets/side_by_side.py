@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Generator
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPoint, QUrl, Signal
@@ -13,47 +10,13 @@ from PySide6.QtGui import QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from lshdesk.core.clustering import exact_jaccard
-from lshdesk.core.corpus.reading import read_text
-from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import estimate
-from lshdesk.core.params import ShingleSpec
-from lshdesk.core.passages import shared_passages
-from lshdesk.core.scan.pipeline import Progress, ScanResult
+from lshdesk.core.passages import Comparison, compare_files
+from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.theme import SHARED_BG, text_on, watch_palette
-from lshdesk.gui.workers import GeneratorThread
+from lshdesk.gui.workers import WorkerSlot
 
-# Finding the passages is plain Python (~0.7 M characters/s for words, ~0.12 M for characters on the project's
-# machine): beyond these sizes (both texts together) the texts are shown without highlights.
-MAX_HIGHLIGHT_CHARS = {"word": 1_000_000, "char": 200_000}
 _PICK = "Select a pair in Results (double-click it) to read it here, its shared passages highlighted."
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two texts and the (start, end) character ranges of each that shingles of both cover."""
-
-    texts: tuple[str, str]
-    spans: tuple[list[tuple[int, int]], list[tuple[int, int]]]
-    n_shared: int
-    note: str = ""
-
-
-def compare(
-    paths: tuple[str, str], max_bytes: int, spec: ShingleSpec, cancel: threading.Event
-) -> Generator[Progress, None, Comparison]:
-    """Read both files and find their shared passages (run in a worker: big files take seconds)."""
-    texts = []
-    for path in paths:
-        try:
-            texts.append(read_text(path, max_bytes))
-        except NotText as e:
-            texts.append(f"[cannot show this file: {e}]")
-        yield Progress("reading", len(texts), 2)
-    size = len(texts[0]) + len(texts[1])
-    if size > MAX_HIGHLIGHT_CHARS[spec.kind]:
-        return Comparison((texts[0], texts[1]), ([], []), 0, f"too long to highlight ({size:,} characters)")
-    spans_a, spans_b, n_shared = shared_passages(texts[0], texts[1], spec)
-    return Comparison((texts[0], texts[1]), (spans_a, spans_b), n_shared)
 
 
 def _utf16(text: str, index: int) -> int:
@@ -154,8 +117,7 @@ class SideBySide(QWidget):
         lay.addWidget(self.figures)
         lay.addLayout(panes, 1)
         self._syncing = False
-        self._request = 0
-        self._threads: list[GeneratorThread] = []
+        self.reader = WorkerSlot(self)
         self._figures = ""
         self.a.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.a, self.b))
         self.b.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.b, self.a))
@@ -185,47 +147,28 @@ class SideBySide(QWidget):
         for pane, i in ((self.a, left), (self.b, right)):
             pane.show_name(names[i], result.docs.paths[i])
             pane.clear_text()
-        self._request += 1
         paths, cap = (result.docs.paths[left], result.docs.paths[right]), result.params.corpus.max_bytes
-        worker = GeneratorThread(self._request, lambda cancel: compare(paths, cap, spec, cancel), self)
-        worker.succeeded.connect(self._show)
-        worker.failed.connect(lambda rid, message, details: self._failed(rid, message))
-        worker.finished.connect(self._reap)
-        for old in self._threads:
-            old.cancel()
-        self._threads.append(worker)
-        worker.start()
+        self.reader.start(
+            lambda cancel: compare_files(paths, cap, spec, cancel),
+            self._show,
+            on_failed=lambda message, _details: self.figures.setText(
+                f"{self._figures} &nbsp; cannot show the texts: {message}"
+            ),
+        )
 
-    def _show(self, rid: int, c: Comparison) -> None:
-        if rid != self._request:
-            return
+    def _show(self, c: Comparison) -> None:
         self.a.show_text(c.texts[0], c.spans[0])
         self.b.show_text(c.texts[1], c.spans[1])
         tail = c.note or f"{c.n_shared:,} shared shingles highlighted"
         self.figures.setText(f"{self._figures} &nbsp; {tail}")
         self.shown.emit()
 
-    def _failed(self, rid: int, message: str) -> None:
-        if rid == self._request:
-            self.figures.setText(f"{self._figures} &nbsp; cannot show the texts: {message}")
-
-    def _reap(self) -> None:
-        for w in [w for w in self._threads if w.isFinished() or w is self.sender()]:
-            w.wait()
-            self._threads.remove(w)
-            w.deleteLater()
-
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop showing any pair and wait for the reading threads; True if none is left running."""
-        self._request += 1
-        for w in self._threads:
-            w.cancel()
-            w.wait(timeout_ms)
-        self._threads = [w for w in self._threads if w.isRunning()]
-        return not self._threads
+        return self.reader.shutdown(timeout_ms)
 
     def clear(self) -> None:
-        self._request += 1  # a pair still being read is not shown
+        self.reader.cancel()  # a pair still being read is not shown
         self._figures = ""
         self.figures.setText(_PICK)
         for p in (self.a, self.b):

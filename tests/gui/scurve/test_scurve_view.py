@@ -263,9 +263,10 @@ def test_newest_request_wins(qtbot, view):
     qtbot.waitUntil(lambda: view.figures.banding.bands == 12 and view.workers.idle(), timeout=10000)
     shown = view.figures
     late = shown.__class__(**{**shown.__dict__, "banding": Banding(2, 2)})
-    view.workers._done(view.workers._rid - 1, (None, late))  # what a superseded thread's answer goes through
+    slot = view.workers.explore
+    slot._answer(slot.request_id - 1, (None, late))  # what a superseded thread's answer goes through
     assert view.figures is shown  # a late answer is dropped
-    view.workers._done(view.workers._rid, (None, late))
+    slot._answer(slot.request_id, (None, late))
     assert view.figures is late  # the newest one is shown
 
 
