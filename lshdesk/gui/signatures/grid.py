@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -15,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -26,14 +22,12 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.compare import PairFigures, pair_figures
 from lshdesk.core.params import Banding
+from lshdesk.gui.file_actions import write_text
+from lshdesk.gui.signatures.export import signatures_csv, table_text
+from lshdesk.gui.signatures.figures_html import KEY_ROWS, names_html, pairs_html, spans
 from lshdesk.gui.signatures.model import COMPACT_DIGITS, SignaturesModel, row_letter
-from lshdesk.gui.signatures.paint import PARTIAL, BandHeader, Overview, SlotDelegate, legend_html
-from lshdesk.gui.theme import text_on, watch_palette
-
-MAX_PAIRS_LISTED = 300
-KEY_ROWS = (
-    12  # up to this many rows the side panel opens with a key to the row letters; beyond, each pair names its rows
-)
+from lshdesk.gui.signatures.paint import BandHeader, Overview, SlotDelegate, legend_html
+from lshdesk.gui.theme import watch_palette
 
 
 class _GridView(QTableView):
@@ -53,69 +47,6 @@ class _GridView(QTableView):
             event.accept()
             return
         super().keyPressEvent(event)
-
-
-def spans(values: list[int], most: int = 0) -> str:
-    """1, 2, 5-9 style: runs of three or more consecutive numbers shortened to first–last ("" past ``most`` runs)."""
-    out: list[str] = []
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        out += [f"{values[i]}–{values[j]}"] if j - i >= 2 else [str(v) for v in values[i : j + 1]]
-        i = j + 1
-    return "" if most and len(out) > most else ", ".join(out)
-
-
-def names_html(names: list[str]) -> str:
-    """The key to the row letters, full names."""
-    return "<p>" + "<br>".join(f"<b>{row_letter(i)}</b> {_esc(n)}" for i, n in enumerate(names)) + "</p>"
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def pairs_html(
-    figs: PairFigures,
-    jaccard: dict[tuple[int, int], float],
-    banding: Banding | None,
-    compared: tuple[int, ...],
-    names: list[str] | None = None,
-) -> str:
-    """The side panel's text: one block per pair of rows (pairs among the compared rows first)."""
-    inside = set(compared)
-    subset = len(inside) < len(np.union1d(figs.left, figs.right))
-    order = sorted(range(len(figs)), key=lambda p: (not (figs.left[p] in inside and figs.right[p] in inside), p))
-    blocks = []
-    for p in order[:MAX_PAIRS_LISTED]:
-        i, j = int(figs.left[p]), int(figs.right[p])
-        m, k = int(figs.matches[p]), figs.k
-        lines = [
-            f"<b>{row_letter(i)} – {row_letter(j)}</b>" + (f" {_esc(names[i])} · {_esc(names[j])}" if names else ""),
-            f"{m} of {k} slots agree",
-            f"estimate <b>{figs.estimate[p]:.3f}</b> (95% interval {figs.low[p]:.3f}–{figs.high[p]:.3f})",
-        ]
-        jac = jaccard.get((i, j), jaccard.get((j, i)))
-        if jac is not None:
-            lines.append(f"similarity <b>{jac:.3f}</b> (exact Jaccard)")
-        if banding is not None:
-            bands = figs.bands_of(p)
-            if bands:
-                lines.append(f"bands collided: {spans(bands)} ({len(bands)} of {banding.bands}): candidate pair")
-            else:
-                lines.append(f"no band collided (0 of {banding.bands}): not a candidate")
-        bg = PARTIAL.color()
-        style = (
-            f' style="background:{bg.name()}; color:{text_on(bg).name()}"'
-            if subset and i in inside and j in inside
-            else ""
-        )
-        blocks.append(f"<p{style}>" + "<br>".join(lines) + "</p>")
-    if len(figs) > MAX_PAIRS_LISTED:
-        blocks.append(f"<p><i>… and {len(figs) - MAX_PAIRS_LISTED:,} more pairs (select rows to compare fewer)</i></p>")
-    return "".join(blocks)
 
 
 class SignatureGrid(QWidget):
@@ -304,32 +235,18 @@ class SignatureGrid(QWidget):
 
     def table_text(self, rows: list[int] | None = None, cols: list[int] | None = None) -> str:
         """Tab-separated: one line per document, its name then its full slot values."""
-        rows = list(range(self.model.rowCount())) if rows is None else rows
-        cols = list(range(self.model.k)) if cols is None else cols
-        sub = self.model.sigs[np.ix_(rows, cols)] if rows and cols else np.zeros((len(rows), 0), np.uint64)
-        return "".join("\t".join([self.model.names[r], *map(str, sub[i].tolist())]) + "\n" for i, r in enumerate(rows))
+        return table_text(self.model.sigs, self.model.names, rows, cols)
 
     def copy_to_clipboard(self) -> None:
         """Copy the selected cells (or, with nothing selected, the whole grid) as tab-separated text."""
         QGuiApplication.clipboard().setText(self.table_text(*self._selected_cells()))
 
     def export_csv(self, path: str) -> None:
-        """Write the whole grid as CSV: a header ``document,slot_0,...``, then one row per document."""
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
-        w.writerow(["document", *(f"slot_{c}" for c in range(self.model.k))])
-        for name, row in zip(self.model.names, self.model.sigs.tolist()):
-            w.writerow([name, *row])
+        """Write the whole grid as CSV (see ``export.signatures_csv``); OSError if it cannot be written."""
         with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(out.getvalue())
+            f.write(signatures_csv(self.model.sigs, self.model.names))
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export signatures", "signatures.csv", "CSV (*.csv)")
-        if not path:
-            return
-        try:
-            self.export_csv(path)
-        except OSError as e:
-            QMessageBox(
-                QMessageBox.Icon.Warning, "Export failed", f"Cannot write {path}: {e.strerror or e}", parent=self
-            ).open()
+        if path:
+            write_text(self, path, signatures_csv(self.model.sigs, self.model.names))  # says why if it cannot

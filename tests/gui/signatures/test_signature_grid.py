@@ -15,6 +15,7 @@ from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.core.shingling import shingle_strings
+from lshdesk.gui import file_actions
 from lshdesk.gui.signatures import grid as sg
 from lshdesk.gui.signatures import paint as sp
 from lshdesk.gui.signatures.grid import SignatureGrid
@@ -179,7 +180,7 @@ def test_csv_export_direct_and_through_the_button(grid, tmp_path: Path, monkeypa
         def open(self) -> None:
             pass
 
-    monkeypatch.setattr(sg, "QMessageBox", Box)
+    monkeypatch.setattr(file_actions, "QMessageBox", Box)
     monkeypatch.setattr(sg.QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "such.csv"), ""))
     grid.export_button.click()
     assert shown and "Cannot write" in shown[0]
