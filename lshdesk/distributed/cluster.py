@@ -17,6 +17,8 @@ from lshdesk.core.errors import LshdeskError
 if TYPE_CHECKING:
     from distributed import Client
 
+_log = logging.getLogger(__name__)
+
 INSTALL_HINT = "pip install 'lshdesk[cluster]'"
 
 
@@ -164,8 +166,10 @@ def _stop_workers(cluster, timeout: float = 0.5) -> None:
 
     try:
         cluster.sync(stop_all)
-    except Exception:  # a worker already gone: cluster.close() sees to the rest
-        pass
+    except Exception as e:  # a worker already gone, a loop closing: cluster.close() sees to the rest
+        _log.debug(
+            "stopping the local workers early failed (%s: %s); closing the cluster stops them", type(e).__name__, e
+        )
 
 
 def test_connection(address: str, timeout: float = 5.0) -> ClusterInfo:

@@ -9,23 +9,18 @@ corpus' text, then groups the verified pairs by union-find as the local engine d
 
 from __future__ import annotations
 
-import math
-import operator
 import os
 import threading
 import time
-import uuid
-import weakref
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, groups
 from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
-from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
@@ -35,81 +30,10 @@ from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
 from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
+from lshdesk.distributed.graph import Graph, plan_partitions
 
 if TYPE_CHECKING:
     from distributed import Client, Future
-
-MAX_PARTITION_FILES = 250_000  # a worker holds a partition's shingle sets: ~0.5 GB at 500 shingles per document
-MIN_PARTITION_FILES = 4096  # ~0.2 s of reading and signing: below that, scheduling costs more than it spreads
-PARTITIONS_PER_THREAD = 2  # some slack to balance uneven files; the shuffles grow as partitions squared
-
-
-def plan_partitions(n_files: int, n_threads: int, partition_files: int | None = None) -> list[tuple[int, int]]:
-    """Consecutive ``(start, stop)`` file ranges: a few per worker thread, none over ``MAX_PARTITION_FILES``."""
-    if n_files == 0:
-        return []
-    if partition_files is None:
-        wanted = max(PARTITIONS_PER_THREAD * n_threads, math.ceil(n_files / MAX_PARTITION_FILES))
-        n_parts = min(math.ceil(n_files / MIN_PARTITION_FILES), wanted)
-        partition_files = math.ceil(n_files / max(n_parts, 1))
-    return [(a, min(a + partition_files, n_files)) for a in range(0, n_files, partition_files)]
-
-
-class _Graph:
-    """Submits the scan's tasks under readable keys, watches them for progress, cancels them all on request."""
-
-    def __init__(self, client: Client, cancel: threading.Event | None, t0: float) -> None:
-        self.client, self.cancel, self.t0 = client, cancel, t0
-        self.tag = uuid.uuid4().hex[:8]
-        self.live: weakref.WeakSet[Future] = weakref.WeakSet()  # not a list: results nobody holds are freed early
-        self.count = 0
-
-    def submit(self, name: str, fn: Callable, *args: Any) -> Future:
-        self.count += 1
-        fut = self.client.submit(fn, *args, key=f"lshdesk-{name}-{self.tag}-{self.count}", pure=False)
-        self.live.add(fut)
-        return fut
-
-    def item(self, fut: Future, i: int) -> Future:
-        return self.submit("piece", operator.getitem, fut, i)
-
-    def check(self) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            self.release()
-            raise ScanCancelled("scan cancelled")
-
-    def release(self) -> None:
-        """Cancel what still runs and let the workers drop every result of this scan."""
-        for fut in list(self.live):  # Client.cancel trips a scheduler assertion on tasks nobody wants any more
-            fut.release()  # work not started is dropped; a task already running finishes, its result discarded
-        self.live = weakref.WeakSet()
-
-    def watch(
-        self,
-        futs: list[Future],
-        report: Callable[[list[int]], Progress],
-        poll: Callable[[], Progress | None] | None = None,
-    ) -> Generator[Progress, None, None]:
-        """Yield ``report(indices finished since the last report)`` until all are done, and ``poll()`` between
-        (news from tasks still running, or None); raise a task's error."""
-        pending = set(range(len(futs)))
-        while pending:
-            self.check()
-            done = [i for i in pending if futs[i].done()]
-            if not done:
-                news = poll() if poll is not None else None
-                if news is not None:
-                    yield news
-                time.sleep(0.05)
-                continue
-            pending.difference_update(done)
-            for i in done:
-                if futs[i].status != "finished":
-                    futs[i].result()  # raises the task's exception, with the worker's traceback
-            yield report(done)
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
 
 
 def scan(
@@ -133,7 +57,7 @@ def scan(
     t0 = time.perf_counter()
     yield Progress("connecting", 0, 0, 0.0)
     with connect(address, client=client, n_workers=n_workers) as cl:
-        graph = _Graph(cl, cancel, t0)
+        graph = Graph(cl, cancel, t0)
         try:
             return (yield from _scan(graph, list(roots), params, tuple(reference), gather, partition_files))
         finally:
@@ -141,7 +65,7 @@ def scan(
 
 
 def _scan(
-    g: _Graph,
+    g: Graph,
     roots: list[str],
     params: ScanParams,
     reference: tuple[int, ...],
@@ -274,7 +198,7 @@ def _reference_runs(root: npt.NDArray[np.int64], reference: tuple[int, ...]) -> 
     return np.flatnonzero(edges == 1).astype(np.int64), np.flatnonzero(edges == -1).astype(np.int64)
 
 
-def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int, ref) -> list[Future]:
+def _band(g: Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int, ref) -> list[Future]:
     """The banding shuffle's tasks; one future per partition, its candidate pairs (left document in it)."""
     c = len(signed)
     maps = [g.submit("band-map", tasks.band_map, s, int(bounds[p]), banding, c) for p, s in enumerate(signed)]
@@ -283,7 +207,7 @@ def _band(g: _Graph, signed: list, bounds: np.ndarray, banding: Banding, n: int,
 
 
 def _score(
-    g: _Graph, signed: list, bounds: np.ndarray, cands: list[Future], n: int, stage: str
+    g: Graph, signed: list, bounds: np.ndarray, cands: list[Future], n: int, stage: str
 ) -> Generator[Progress, None, Pairs]:
     """Score each partition's pairs where their shingle sets meet: ask, fetch the documents needed, compute."""
     reqs = [g.submit("requests", tasks.requests, c, bounds) for c in cands]
@@ -321,7 +245,7 @@ def _verified_order(scored: Pairs, threshold: float) -> npt.NDArray[np.int64]:
 
 
 def _group_min(
-    g: _Graph, signed: list, bounds: np.ndarray, comps: list[np.ndarray], scored: Pairs, n: int
+    g: Graph, signed: list, bounds: np.ndarray, comps: list[np.ndarray], scored: Pairs, n: int
 ) -> Generator[Progress, None, npt.NDArray[np.float64]]:
     """The lowest exact similarity inside each group: every pair of members, the ones not scored yet on the workers."""
     if not comps:
