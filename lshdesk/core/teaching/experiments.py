@@ -29,7 +29,7 @@ from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import Progress, run  # noqa: F401  (re-exported: run drives an experiment as a scan)
 from lshdesk.core.scurve import presets, probability
 from lshdesk.core.shingling import hash_shingles, shingle_strings
-from lshdesk.core.teaching.lessons import WORDS, all_pairs, jaccard_matrix
+from lshdesk.core.teaching.lessons import WORDS, all_pairs, is_similar, jaccard_matrix
 
 KS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256)
 ENTRY_ERROR_K: tuple[int, ...] = (4, 8, 16, 32, 64, 128)
@@ -209,7 +209,7 @@ def banding_sweep(
     n = len(texts)
     left, right = all_pairs(n)
     j = jaccard_matrix(texts, spec)[left, right]
-    similar = j >= cutoff - 1e-12
+    similar = is_similar(j, cutoff)
     found = np.zeros(len(schemes), dtype=np.int64)
     flagged = np.zeros(len(schemes), dtype=np.int64)
     for s, seed in enumerate(seeds):

@@ -134,6 +134,19 @@ LESSON_PARAMS = SignatureParams(WORDS, "article", 16, 12345)
 SIMILAR_CUTOFF = 0.5
 
 
+def is_similar(j: npt.ArrayLike, cutoff: float = SIMILAR_CUTOFF) -> npt.NDArray[np.bool_]:
+    """What the lessons call similar: exact Jaccard at or above the user's threshold t (never the S-curve's
+    (1/b)^(1/r), which only approximates where a scheme starts making candidates). The one definition every
+    lesson and experiment uses: a candidate that is not similar is a false positive (the exact check drops it),
+    a similar pair that is no candidate is missed."""
+    return np.asarray(j, dtype=np.float64) >= cutoff - 1e-12
+
+
+def verdict(candidate: bool, similar: bool) -> str:
+    """'found', 'missed', 'false positive' or '' (neither similar nor a candidate)."""
+    return "found" if candidate and similar else "missed" if similar else "false positive" if candidate else ""
+
+
 def lesson_signatures(texts: Sequence[str] = SENTENCES, params: SignatureParams = LESSON_PARAMS) -> npt.NDArray:
     """Signatures of the lesson's documents (the eight sentences by default) with the lesson's parameters."""
     return sign_texts(list(texts), params)
@@ -157,7 +170,7 @@ class BandingOutcome:
     jaccard: npt.NDArray[np.float64]
     estimate: npt.NDArray[np.float64]
     candidate: npt.NDArray[np.bool_]
-    similar: npt.NDArray[np.bool_]  # jaccard >= cutoff
+    similar: npt.NDArray[np.bool_]  # is_similar(jaccard, cutoff)
 
     def counts(self) -> dict[str, int]:
         """found (similar candidates), missed (similar, not candidates), false (candidates, not similar)."""
@@ -176,7 +189,7 @@ def banding_outcome(
     flag[cands.left * n + cands.right] = True
     est = np.count_nonzero(sigs[left] == sigs[right], axis=1) / sigs.shape[1]
     j = jac[left, right]
-    return BandingOutcome(left, right, j, est, flag[left * n + right], j >= cutoff - 1e-12)
+    return BandingOutcome(left, right, j, est, flag[left * n + right], is_similar(j, cutoff))
 
 
 # --- one signature, step by step -----------------------------------------------------------------------------------
