@@ -91,10 +91,11 @@ SET_COLORS = (  # the sets S1, S2, S3 (and two spare) of the lessons; A and B ar
     Tone("#b5472c", "#f4a081"),
     Tone("#6a4c93", "#c3a8e8"),
 )
-# backgrounds (text on them is drawn with text_on)
-TEAL_BG = Tone("#d9f2ee", "#1d4a44")
-AMBER_BG = Tone("#ffe8a3", "#5c4810")
-ROSE_BG = Tone("#f9d0d3", "#5c262c")
+# backgrounds (text on them is drawn with text_on); the lessons' highlights also stand out at 3:1 or more from the
+# window and the base of their scheme (WCAG 1.4.11, non-text contrast), so they survive a projector
+TEAL_BG = Tone("#17796d", "#3fb8a8")
+AMBER_BG = Tone("#b07800", "#e0b43c")
+ROSE_BG = Tone("#c2414f", "#f08a94")
 SHARED_BG = Tone("#ffe082", "#6b5310")  # the passages two documents share (Side by side)
 
 

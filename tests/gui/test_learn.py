@@ -16,6 +16,7 @@ from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn import LearnView
+from lshdesk.gui.theme import TEAL_BG
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = json.loads((FIXTURES / "article_demo.json").read_text(encoding="utf-8"))
@@ -80,7 +81,7 @@ def test_lesson1_clicks_tokens_and_runs_like_the_article(view, qtbot, name):
         for band, key in enumerate(keys):
             item = page.table.item(i, band)
             assert item.text() == key.split(":")[1].replace(",", "\n")
-            assert (item.background().color().name() == "#d9f2ee") == ((i, band) in shared)
+            assert (item.background().color().name() == TEAL_BG.color().name()) == ((i, band) in shared)
     for b in cfg["shown_buckets"]:
         assert b["label"] in page.buckets_label.text()
     assert page.status.text() == cfg["status_message"]

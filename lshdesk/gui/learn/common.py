@@ -7,11 +7,24 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QSize, Qt, Signal
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QKeyEvent, QPalette
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QCheckBox,
+    QDoubleSpinBox,
+    QFrame,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.shingling import tokenize
+from lshdesk.core.teaching import facts
+from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.figures import percent_text, to_fixed
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import (
     ACCENT,
@@ -93,6 +106,39 @@ class LessonPage(QScrollArea):
     def restyle(self) -> None:
         """The palette changed (light / dark): pages whose HTML carries colours show it again."""
 
+    # --- stepping: a page that steps sets ``steps`` and provides step_back / step_forward / step_home -----------------
+    steps = False
+
+    def step_back(self) -> None:
+        """One step back (Left)."""
+
+    def step_forward(self) -> None:
+        """One step forward (Right)."""
+
+    def step_home(self) -> None:
+        """Back to the first step (Home)."""
+
+    def reset(self) -> None:
+        """Back to the lesson's defaults."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Left / Right / Home step a stepping lesson when the focused control does not use the key itself."""
+        keys = {Qt.Key.Key_Left: self.step_back, Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Home: self.step_home}
+        if self.steps and event.key() in keys and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            keys[event.key()]()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def add_reset(self, layout: QBoxLayout) -> QPushButton:
+        """A 'Reset' button (back to the lesson's defaults) at the end of ``layout``."""
+        button = QPushButton("Reset")
+        button.setToolTip("Back to this lesson's defaults")
+        button.clicked.connect(self.reset)
+        layout.addWidget(button)
+        self.reset_button = button
+        return button
+
     def add_use_files(self, source: CorpusSource, on_toggle: Callable[[bool], None]) -> QCheckBox:
         """A 'Use my files' switch, enabled when a corpus is loaded; unticks itself (with the reason) on failure."""
         box = QCheckBox("Use my files (the loaded corpus) instead of the built-in examples")
@@ -125,6 +171,32 @@ class LessonPage(QScrollArea):
         self.body.insertWidget(3, note)
         self.use_files = box
         return box
+
+
+def cutoff_box() -> QDoubleSpinBox:
+    """The similarity threshold t: pairs with exact Jaccard at or above it are similar (``lessons.is_similar``)."""
+    box = QDoubleSpinBox()
+    box.setRange(0.05, 1.0)
+    box.setSingleStep(0.05)
+    box.setValue(t.SIMILAR_CUTOFF)
+    box.setAccessibleName("Similarity threshold t")
+    box.setToolTip("Pairs whose exact Jaccard is at least t count as similar; candidates below t are false positives")
+    return box
+
+
+def sentences_note() -> str:
+    """What holds of lshdesk's eight sentences, beside what the entry wrote of its own (computed, not typed in)."""
+    f = facts.sentence_facts()
+    jac = t.jaccard_matrix(t.SENTENCES)
+    related = ", ".join(f"{a}–{b} at {to_fixed(jac[a, b], 2)}" for a, b in t.SIMILAR_PAIRS)
+    a, b = f.max_pair
+    return (
+        f"Near-duplicate pairs: {related}; every other pair is at {to_fixed(f.max_unrelated, 2)} or below "
+        f"({a}–{b}). The entry wrote “0.16 or below” of its own sentences and measured a "
+        f"{percent_text(f.entry_balanced_fpr)} false-positive rate for balanced 4 × 4, more than its own S-curve "
+        f"allows at J ≤ 0.16 (at most {percent_text(f.entry_bound, 2)}); on these "
+        "sentences lshdesk measures far fewer (the experiment 'Recall and false positives' shows how many)."
+    )
 
 
 def rich_label(text: str, selectable: bool = False) -> QLabel:
@@ -188,9 +260,19 @@ class Plot(pg.PlotWidget):
         self.setBackground(c.background)
         style_plot_item(self.getPlotItem(), c)
 
+    title_fn: Callable[[], str] | None = None  # the page's title with its parameters, drawn on exported plots
+
     def export(self, path: str) -> None:
-        """Save the plot as PNG or SVG (by the extension)."""
-        export_plot(self, path, self.name, f"lshdesk: {self.name}")
+        """Save the plot as PNG or SVG (by the extension), titled with what it shows and its parameters."""
+        title = self.title_fn() if self.title_fn is not None else self.name.replace("_", " ")
+        item = self.getPlotItem()
+        item.setTitle(esc(title), color=plot_colors().text.name(), size=f"{max(self.font().pointSizeF(), 8):g}pt")
+        item.layout.activate()
+        try:
+            export_plot(self, path, title, f"lshdesk: {title}")
+        finally:
+            item.setTitle(None)
+            item.layout.activate()
 
     def sizeHint(self) -> QSize:
         return QSize(600, self._height)

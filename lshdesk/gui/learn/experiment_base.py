@@ -177,6 +177,7 @@ class ExperimentPage(LessonPage):
     def _on_done(self, result) -> None:
         self.cancel_button.setEnabled(False)
         self.result = result
+        self.bar.setValue(self.bar.maximum())  # the last progress report may still be queued, or was thinned out
         self.say(f"Done: {self.data_name}.")
         for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(True)

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import experiments as ex
-from lshdesk.gui.learn.common import CorpusSource, buddy
+from lshdesk.core.teaching.figures import percent_text
+from lshdesk.gui.learn.common import CorpusSource, buddy, sentences_note
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.theme import ACCENT, ERROR, plot_colors
 
@@ -28,15 +29,18 @@ ERROR_INTRO = (
     "averages it, for k = 4, 8, …, 256 hash functions. Each slot agrees with probability J, like a coin flip, so "
     "the error shrinks like 1/√k: <b>four times the hash functions, half the error</b>. On these log–log axes "
     "that is a straight line of slope −½. The grey line is the theory (the mean absolute deviation of a "
-    "Binomial(k, J) / k); the orange squares are the encyclopedia entry's own measurements on its sentences."
+    "Binomial(k, J) / k); the orange squares are the encyclopedia entry's own measurements on its sentences "
+    "(which it never published: lshdesk's eight sentences are its own, so the squares are a reference, not a "
+    "target; they are hidden on your files)."
 )
 BANDING_INTRO = (
     "How often does each banding scheme make the truly similar pairs (J at or above the cut-off) candidates "
     "(<b>recall</b>), and how often does it make dissimilar pairs candidates (<b>false-positive rate</b>)? "
     "Measured over N seeds with k = 16: <b>strict</b> (1 band of 16 rows) needs the whole signature to agree, "
     "<b>balanced</b> (4 × 4) one band of 4 slots, <b>loose</b> (16 × 1) any single slot. No scheme maximises "
-    "recall and minimises false positives at once: it is a trade to choose. Hollow bars: what the S-curve "
-    "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; yellow diamonds: the entry's 200-seed figures on its own eight sentences."
+    "recall and minimises false positives at once: it is a trade to choose. Hollow dashes: what the S-curve "
+    "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; yellow diamonds: the entry's "
+    "200-seed figures on its own eight sentences (unpublished; lshdesk's are its own)."
 )
 
 
@@ -68,6 +72,7 @@ class ErrorPage(ExperimentPage):
             name="the entry's figures (100 seeds)",
         )
         self._colors()
+        p.title_fn = lambda: _title(self, "Mean |estimate − J| versus k")
         p.setXRange(math.log10(3.5), math.log10(290), padding=0)
         p.setYRange(math.log10(0.006), math.log10(0.2), padding=0)
 
@@ -82,15 +87,24 @@ class ErrorPage(ExperimentPage):
         super().restyle()
 
     def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+        self.spec = spec
         return lambda cancel: ex.error_vs_k(texts, n_seeds, spec=spec, cancel=cancel)
 
     def show_result(self, res: ex.ErrorVsK) -> None:
         self.measured.setData(res.ks, res.mae)
         self.theory.setData(res.ks, res.theory)
+        show_entry = not self.on_files  # the entry's figures are of its own sentences, never of the user's files
+        legend = self.plot.plotItem.legend
+        if show_entry and not self.reference.isVisible():
+            legend.addItem(self.reference, "the entry's figures (100 seeds)")
+        elif not show_entry and self.reference.isVisible():
+            legend.removeItem(self.reference)
+        self.reference.setVisible(show_entry)
         ref = dict(zip(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE))
         rows = "".join(
             f"<tr><td>{k}</td><td><b>{m:.3f}</b></td><td>±{s:.3f}</td><td>{th:.3f}</td>"
-            f"<td>{_fmt(ref.get(int(k)))}</td><td>{(res.mae[i - 2] / m if i >= 2 else float('nan')):.2f}</td></tr>"
+            f"<td>{_fmt(ref.get(int(k)) if show_entry else None)}</td>"
+            f"<td>{(res.mae[i - 2] / m if i >= 2 else float('nan')):.2f}</td></tr>"
             for i, (k, m, s, th) in enumerate(zip(res.ks, res.mae, res.mae_std, res.theory))
         )
         rows = rows.replace("<td>nan</td>", "<td>–</td>")
@@ -142,6 +156,9 @@ class BandingPage(ExperimentPage):
             p.addItem(item)
         self.labels: list[pg.TextItem] = []
         self._colors()
+        p.title_fn = lambda: _title(
+            self, f"Recall and false positives, k = 16, similar when J ≥ {self.cutoff.value():g}"
+        )
 
     def _colors(self) -> None:
         """Outlines in the plot's text colour, bar edges in its background (black and white on a light palette)."""
@@ -156,7 +173,7 @@ class BandingPage(ExperimentPage):
         super().restyle()
 
     def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
-        cutoff = self.cutoff.value()
+        cutoff, self.spec = self.cutoff.value(), spec
         return lambda cancel: ex.banding_sweep(texts, n_seeds, cutoff, 16, presets(16), spec, cancel=cancel)
 
     def show_result(self, res: ex.BandingSweep) -> None:
@@ -180,7 +197,7 @@ class BandingPage(ExperimentPage):
         for p, v, top in zip(pos, measured, tops):
             if np.isnan(v):
                 continue
-            label = pg.TextItem(f"{100 * v:.1f}%", color=plot_colors().text, anchor=(0.5, 1.0))
+            label = pg.TextItem(percent_text(v), color=plot_colors().text, anchor=(0.5, 1.0))
             label.setPos(p, top + 0.02)
             self.plot.addItem(label)
             self.labels.append(label)
@@ -207,11 +224,20 @@ class BandingPage(ExperimentPage):
             "<tr><th>scheme</th><th>recall</th><th>false-positive rate</th><th>S-curve expects</th><th>entry</th></tr>"
             + rows
             + "</table>"
+            + (f"<p>{sentences_note()}</p>" if on_sample else "")
         )
 
 
+def _title(page: ExperimentPage, what: str) -> str:
+    """An exported plot's title: what it shows and the parameters of the run it shows."""
+    res = page.result
+    if res is None:
+        return what
+    return f"{what}: {page.data_name}, {res.n_seeds} seeds, {getattr(page, 'spec', 'word')} shingles, article hashes"
+
+
 def _pct(v: float, digits: int) -> str:
-    return "–" if np.isnan(v) else f"{100 * v:.{digits}f}%"
+    return percent_text(v, digits)
 
 
 def _entry(name: str) -> str:

@@ -17,18 +17,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.humanize import scheme_text
 from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
+from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import (
     MAX_LESSON_DOCS,
     CorpusSource,
     LessonPage,
     buddy,
+    cutoff_box,
     esc,
     formula_box,
     lesson_grid,
     rich_label,
+    sentences_note,
     short,
 )
 from lshdesk.gui.signatures.model import row_letter
@@ -40,7 +44,9 @@ INTRO = (
     "makes two documents a <b>candidate pair</b>, and only candidates are checked further. With k = 16: "
     "<b>strict</b> 1 × 16 needs the whole signature to agree, <b>balanced</b> 4 × 4 one band of 4 slots, "
     "<b>loose</b> 16 × 1 any single slot. Switch schemes and compare the candidates with the truly similar "
-    f"pairs (J ≥ {t.SIMILAR_CUTOFF})."
+    "pairs: those whose exact Jaccard is at least the threshold <b>t</b> you choose. A candidate below t is a "
+    "<b>false positive</b>: the exact check after banding finds it and drops it; a similar pair that never "
+    "becomes a candidate is <b>missed</b>, and nothing brings it back."
 )
 VERDICT_BG = {"found": TEAL_BG, "missed": AMBER_BG, "false positive": ROSE_BG, "": None}
 MAX_ROWS = 200
@@ -67,10 +73,14 @@ class BandingLesson(LessonPage):
         self.seed = QSpinBox()
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.cutoff = cutoff_box()
         row.addSpacing(16)
         row.addWidget(buddy("seed", self.seed))
         row.addWidget(self.seed)
+        row.addWidget(buddy("similar when J ≥ t =", self.cutoff))
+        row.addWidget(self.cutoff)
         row.addStretch(1)
+        self.add_reset(row)
         self.body.addLayout(row)
         self.summary = formula_box("")
         self.body.addWidget(self.summary)
@@ -88,14 +98,15 @@ class BandingLesson(LessonPage):
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pairs.horizontalHeader().setStretchLastSection(True)
         self.pairs.setMinimumSize(370, 150)
+        self.grid = lesson_grid(200)
         middle = QHBoxLayout()
         middle.addWidget(self.sentences, 1)
         middle.addWidget(self.pairs, 0)
-        self.body.addLayout(middle)
-        self.grid = lesson_grid(200)
-        self.body.addWidget(self.grid, 1)
+        self.body.addLayout(middle, 1)
+        self.body.addWidget(self.grid)
 
         self.seed.valueChanged.connect(self.recompute)
+        self.cutoff.valueChanged.connect(self.update_scheme)
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         self.use_my_files(False)
         self.radios["balanced"].setChecked(True)
@@ -103,6 +114,19 @@ class BandingLesson(LessonPage):
     def restyle(self) -> None:
         if hasattr(self, "outcome"):
             self.update_scheme()
+
+    def reset(self) -> None:
+        for w in (self.seed, self.cutoff):
+            w.blockSignals(True)
+        self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.cutoff.setValue(t.SIMILAR_CUTOFF)
+        for w in (self.seed, self.cutoff):
+            w.blockSignals(False)
+        self.radios["balanced"].setChecked(True)
+        if self.use_files is not None and self.use_files.isChecked():
+            self.use_files.setChecked(False)
+        else:
+            self.use_my_files(False)
 
     # --- data ---------------------------------------------------------------------------------------------------
     def use_my_files(self, on: bool) -> None:
@@ -124,8 +148,10 @@ class BandingLesson(LessonPage):
             self.texts = list(t.SENTENCES)
             self.data_name = "the eight sample sentences"
             self.sentences.setText(
-                "<b>The eight sentences</b><br>"
+                "<b>The eight sentences</b> (lshdesk's own: the entry never published its sentences)<br>"
                 + "<br>".join(f"<b>{i}</b> {esc(s)}" for i, s in enumerate(t.SENTENCES))
+                + "<br>"
+                + muted_html(sentences_note())
             )
         self.jac = t.jaccard_matrix(self.texts)
         self.recompute()
@@ -133,6 +159,8 @@ class BandingLesson(LessonPage):
     def recompute(self) -> None:
         params = SignatureParams(t.WORDS, "article", 16, self.seed.value())
         self.sigs = t.lesson_signatures(self.texts, params)
+        self.params = params
+        self._stop_words: dict[int, str] | None = None  # computed when a scheme first needs it
         self.update_scheme()
 
     def banding(self) -> Banding:
@@ -144,12 +172,12 @@ class BandingLesson(LessonPage):
 
     def update_scheme(self) -> None:
         banding = self.banding()
-        self.outcome = out = t.banding_outcome(self.sigs, self.jac, banding)
+        self.outcome = out = t.banding_outcome(self.sigs, self.jac, banding, self.cutoff.value())
         c = out.counts()
         n_sim, n_dis = int(out.similar.sum()), int((~out.similar).sum())
         self.summary.setText(
-            f"<b>{banding.bands} band{'s' * (banding.bands > 1)} × {banding.rows} row{'s' * (banding.rows > 1)}</b> "
-            f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar. "
+            f"<b>{scheme_text(banding.bands, banding.rows)}</b> "
+            f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar (J ≥ {self.cutoff.value():g}). "
             "Found "
             + colored(f"{c['found']} of {n_sim}", TEAL, True)
             + " similar pairs, missed "
@@ -161,6 +189,7 @@ class BandingLesson(LessonPage):
                 "Chance that a pair of similarity J becomes a candidate: "
                 f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>."
             )
+            + self._stop_word_html(banding)
         )
         self._fill_pairs(out)
         self._show_grid()
@@ -196,8 +225,30 @@ class BandingLesson(LessonPage):
         self.pairs.blockSignals(False)
 
     def verdict(self, p: int) -> str:
-        cand, sim = bool(self.outcome.candidate[p]), bool(self.outcome.similar[p])
-        return "found" if cand and sim else "missed" if sim else "false positive" if cand else ""
+        return t.verdict(bool(self.outcome.candidate[p]), bool(self.outcome.similar[p]))
+
+    def stop_word_slots(self) -> dict[int, str]:
+        """Slots whose minimum is the same word in every document (for the sample sentences at seed 12345: 'the')."""
+        if self._stop_words is None:
+            self._stop_words = facts.shared_minimum_words(self.texts, self.params) if len(self.texts) <= 8 else {}
+        return self._stop_words
+
+    def _stop_word_html(self, banding: Banding) -> str:
+        """Name the word that puts every document in one bucket, where a whole band is made of such slots."""
+        shared = self.stop_word_slots()
+        r = banding.rows
+        bands = [b for b in range(banding.bands) if all(s in shared for s in range(b * r, (b + 1) * r))]
+        if not bands:
+            return ""
+        slot = bands[0] * r
+        word = shared[slot]
+        return (
+            f"<br><b>Why so many candidates?</b> In slot {slot} the smallest hash of every document comes from the "
+            f"same word, “{esc(word)}”, so band {bands[0]} puts all {len(self.texts)} documents in one bucket. "
+            f"“{esc(word)}” is a <i>stop word</i>, in almost every English text: single-word shingles make "
+            "unrelated texts share it. Shingles of several words (word:2, word:3) are shared only where wording "
+            "is copied, and bands of several rows need more than one such slot."
+        )
 
     def _pair_selected(self) -> None:
         self._show_grid()

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
+    QBoxLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -19,20 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.scurve import probability
+from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
-from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
-from lshdesk.gui.theme import (
-    ACCENT,
-    SET_COLORS,
-    TEAL_BG,
-    Tone,
-    is_dark,
-    keep_color,
-    keep_style,
-    muted_html,
-    span,
-    text_on,
-)
+from lshdesk.core.teaching.figures import ratio_text, to_fixed
+from lshdesk.gui.learn.chips import ChipGrid
+from lshdesk.gui.learn.common import LessonPage, buddy, esc, formula_box, rich_label
+from lshdesk.gui.theme import ACCENT, TEAL_BG, keep_color, muted_html, span, text_on
 
 INTRO = (
     "A document can be compared as a <b>set</b> of its words (its <i>shingles</i>). Below are three small sets "
@@ -40,74 +33,62 @@ INTRO = (
     "The <b>Jaccard similarity</b> of two sets is the share of all their words that they have in common: "
     "1 for identical sets, 0 for sets with nothing in common."
 )
+_ORDERED = " and ".join(f"h{i}" for i in facts.order_keeping_functions())
 HOW = (
-    f"<b>MinHash.</b> Each word is a number x, its place in the list (cat = 0, dog = 1, …, nut = 19). "
+    f"<b>MinHash.</b> Each word is a number x, its place in the list (the first word is 0, the last 19). "
     f"K = {t.DEMO_K} hash functions h<sub>i</sub>(x) = (a<sub>i</sub>·x + b<sub>i</sub>) mod {t.DEMO_P:,} "
-    "shuffle those numbers; a set's <b>signature</b> keeps, for each h<sub>i</sub>, the smallest value over the set's "
-    "words. Two sets get the same smallest value with probability J. "
+    "reorder those numbers; a set's <b>signature</b> keeps, for each h<sub>i</sub>, the smallest value over the "
+    "set's words. The theorem says two sets share the smallest value with probability J <i>for a hash function "
+    "drawn at random from a good family</i>. This demo, like the article's, uses 20 <b>fixed</b> functions "
+    f"(constants from its code, not random draws): {_ORDERED} keep the list order (h0(x) = x + 7, so its "
+    "minimum is always the set's first word in the list), and some pairs of functions rank the words almost alike, "
+    "so the share of agreeing slots (the <b>estimate</b>) can be well off J. "
     f"<b>LSH.</b> The 20 values are cut into B = {t.DEMO_B} <b>bands</b> of R = {t.DEMO_R} rows. Sets whose two "
     "values agree in a band fall into the same <b>bucket</b>, and sharing any bucket makes them a "
-    "<b>candidate pair</b>: the chance of that is 1 − (1 − J<sup>R</sup>)<sup>B</sup>. Press Run."
+    "<b>candidate pair</b>: for random functions the chance is 1 − (1 − J<sup>R</sup>)<sup>B</sup>. Press Run, "
+    "then step band by band (← → or Home)."
 )
-FOCUS = Tone("#d35400", "#ffb74d")  # the keyboard focus ring: stands out on pale and on strong chips
-CHIPS = {  # off: pale, on: strong; (background, border, text) for light and dark palettes
-    False: (("#dce8f5", "#9bbbd4", "#222222"), ("#1d3557", "#f4f4f4", "#1d3557")),
-    True: (("#2a3a4f", "#4d6a8c", "#e6e6e6"), ("#9cc3f5", "#101b2b", "#9cc3f5")),
-}
+ROW_HEIGHT_LINES = 2.6  # a cell holds two values: its height in lines of the current font
 
 
-def chip_css() -> str:
-    """A word chip: pale when the word is out of the set, strong when it is in; a frame when it has focus."""
-    (bg, border, text), (on_bg, on_text, on_border) = CHIPS[is_dark()]
-    return (
-        f"QPushButton {{ background:{bg}; border:1px solid {border}; border-radius:5px; padding:2px 6px; color:{text}; }}"
-        f"QPushButton:checked {{ background:{on_bg}; color:{on_text}; border-color:{on_border}; }}"
-        f"QPushButton:focus {{ border:2px solid {FOCUS.name()}; padding:1px 5px; }}"
-    )
+def parse_words(text: str) -> list[str]:
+    """The students' own words (spaces or commas between), distinct, at most 20; the article's fill the rest."""
+    own = list(dict.fromkeys(w for w in re.split(r"[\s,;]+", text.strip().lower()) if w))[: len(t.UNIVERSE)]
+    rest = [w for w in t.UNIVERSE if w not in own]
+    return own + rest[: len(t.UNIVERSE) - len(own)]
 
 
 class SetsLesson(LessonPage):
     """Three clickable sets, live Jaccard, and Run: signatures by band with the shared buckets highlighted."""
 
+    steps = True
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("1 · Sets and Jaccard", INTRO, parent)
-        self.sets: list[set[str]] = [set(s) for s in t.INIT_SETS]
-        self.chips: list[dict[str, QPushButton]] = []
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(4)
-        grid.setVerticalSpacing(3)
-        for i in range(len(self.sets)):
-            label = QLabel(f"<b style='font-size:14pt'>S{i + 1}</b>")
-            keep_color(label, SET_COLORS[i])
-            grid.addWidget(label, 3 * i, 0, 2, 1)
-            if i:
-                grid.setRowMinimumHeight(3 * i - 1, 8)
-            row: dict[str, QPushButton] = {}
-            for x, tok in enumerate(t.UNIVERSE):
-                chip = QPushButton(tok)
-                chip.setCheckable(True)
-                keep_style(chip, chip_css)
-                chip.setAccessibleName(f"{tok} in S{i + 1}")
-                chip.setToolTip(f"x = {x}. Click to put '{tok}' into S{i + 1} or take it out")
-                chip.clicked.connect(lambda _=False, i=i, tok=tok: self.toggle(i, tok))
-                grid.addWidget(chip, 3 * i + x // 10, 1 + x % 10)
-                row[tok] = chip
-            self.chips.append(row)
-        chips = QWidget()
-        chips.setLayout(grid)
+        self.words = list(t.UNIVERSE)
+        self.sets: list[set[int]] = [{t.UNIVERSE.index(w) for w in s} for s in t.INIT_SETS]
+        self.own = QLineEdit()
+        self.own.setPlaceholderText("Type your own words to name the 20 chips (spaces between), or leave the article's")
+        self.own.setAccessibleName("Your own words")
+        own_row = QHBoxLayout()
+        own_row.addWidget(buddy("Own words:", self.own))
+        own_row.addWidget(self.own, 1)
+        self.body.addLayout(own_row)
+        self.grid = ChipGrid(len(self.sets), self.words)
         self.jaccard_label = rich_label("")
-        self.jaccard_label.setMinimumWidth(300)
-        top = QHBoxLayout()
-        top.addWidget(chips)
-        top.addWidget(self.jaccard_label, 1)
-        self.body.addLayout(top)
+        self.top = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.top.addWidget(self.grid)
+        self.top.addWidget(self.jaccard_label, 1)
+        self.body.addLayout(self.top)
         self.body.addWidget(formula_box(HOW))
 
         self.run_button = QPushButton("Run MinHash + LSH")
-        self.reset_button = QPushButton("Reset")
+        self.back_button = QPushButton("◂ Previous band")
+        self.forward_button = QPushButton("Next band ▸")
         buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.reset_button)
+        for b in (self.run_button, self.back_button, self.forward_button):
+            buttons.addWidget(b)
+        self.add_reset(buttons)
         buttons.addStretch(1)
         self.body.addLayout(buttons)
         self.table = QTableWidget(len(self.sets), t.DEMO_B)
@@ -115,40 +96,62 @@ class SetsLesson(LessonPage):
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setVerticalHeaderLabels([f"S{i + 1}" for i in range(len(self.sets))])
-        self.table.setHorizontalHeaderLabels(
-            [f"Band B{b}\nh{b * t.DEMO_R}, h{b * t.DEMO_R + 1}" for b in range(t.DEMO_B)]
-        )
+        self.table.setHorizontalHeaderLabels([f"B{b}\nh{b * t.DEMO_R}, h{b * t.DEMO_R + 1}" for b in range(t.DEMO_B)])
         a, b = t.demo_constants()
         for band in range(t.DEMO_B):
             i0, i1 = band * t.DEMO_R, band * t.DEMO_R + 1
             self.table.horizontalHeaderItem(band).setToolTip(
-                f"slots {i0} and {i1}:\nh{i0}(x) = ({a[i0]}·x + {b[i0]}) mod {t.DEMO_P}\n"
+                f"Band B{band}, slots {i0} and {i1}:\nh{i0}(x) = ({a[i0]}·x + {b[i0]}) mod {t.DEMO_P}\n"
                 f"h{i1}(x) = ({a[i1]}·x + {b[i1]}) mod {t.DEMO_P}"
             )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setDefaultSectionSize(44)
-        self.table.setFixedHeight(self.table.horizontalHeader().sizeHint().height() + 3 * 44 + 4)
+        self.table.horizontalHeader().setMinimumSectionSize(20)
         self.buckets_label = rich_label("")
-        self.status = QLabel()
+        self.estimate_label = formula_box("")
+        self.status = rich_label("")
         keep_color(self.status, ACCENT, "font-weight:600")
         self.caption = rich_label("")
         self._caption()
-        self.body.addWidget(self.caption)
-        self.body.addWidget(self.table)
-        self.body.addWidget(self.buckets_label)
-        self.body.addWidget(self.status)
+        for w in (self.caption, self.table, self.buckets_label, self.status, self.estimate_label):
+            self.body.addWidget(w)
         self.body.addStretch(1)
+        self.grid.toggled.connect(self.toggle)
+        self.own.textChanged.connect(self._rename)
         self.run_button.clicked.connect(self.run)
-        self.reset_button.clicked.connect(self.reset)
+        self.back_button.clicked.connect(self.step_back)
+        self.forward_button.clicked.connect(self.step_forward)
         self.result: t.DemoRun | None = None
+        self.shown = t.DEMO_B
         self._show_sets()
         self._hide_result()
+
+    @property
+    def chips(self) -> list[dict[str, QPushButton]]:
+        """Each set's chips by their word (for tests and screen readers)."""
+        return [dict(zip(self.words, row)) for row in self.grid.chips]
 
     def restyle(self) -> None:
         self._caption()
         self._show_sets()
         if self.result is not None:
-            self.run()
+            self._show_result()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "table"):
+            self._fit_table()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The similarities go beside the chips when there is room, else below them (no sideways scrolling)."""
+        wide = event.size().width() >= self.grid.sizeHint().width() + 28 * self.fontMetrics().averageCharWidth() + 40
+        self.top.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
+        super().resizeEvent(event)
+
+    def _fit_table(self) -> None:
+        line = self.table.fontMetrics().height()
+        self.table.verticalHeader().setDefaultSectionSize(int(ROW_HEIGHT_LINES * line))
+        header = self.table.horizontalHeader().sizeHint().height()
+        self.table.setFixedHeight(header + int(3 * ROW_HEIGHT_LINES * line) + 4)
 
     def _caption(self) -> None:
         self.caption.setText(
@@ -158,19 +161,52 @@ class SetsLesson(LessonPage):
         )
 
     # --- intents ------------------------------------------------------------------------------------------------
-    def toggle(self, i: int, token: str) -> None:
-        self.sets[i] ^= {token}
+    def toggle(self, i: int, x: int) -> None:
+        self.sets[i] ^= {x}
         self._show_sets()
         self._hide_result("The sets changed: press Run to hash them again.")
 
+    def _rename(self, text: str) -> None:
+        self.words = parse_words(text)
+        self.grid.set_words(self.words)
+        self._show_sets()
+        if self.result is not None:
+            self._show_result()
+
     def reset(self) -> None:
-        self.sets = [set(s) for s in t.INIT_SETS]
+        self.own.clear()
+        self.sets = [{t.UNIVERSE.index(w) for w in s} for s in t.INIT_SETS]
         self._show_sets()
         self._hide_result()
 
     def run(self) -> None:
         """Hash the sets exactly as the article's demo does and show the signatures and the shared buckets."""
-        self.result = run = t.run_demo([sorted(s, key=t.UNIVERSE.index) for s in self.sets])
+        self.result = t.run_demo([[t.UNIVERSE[x] for x in sorted(s)] for s in self.sets])
+        self.shown = t.DEMO_B
+        self._show_result()
+
+    def step_forward(self) -> None:
+        if self.result is None:
+            self.run()
+            self.shown = 1
+        else:
+            self.shown = min(t.DEMO_B, self.shown + 1)
+        self._show_result()
+
+    def step_back(self) -> None:
+        if self.result is not None:
+            self.shown = max(1, self.shown - 1)
+            self._show_result()
+
+    def step_home(self) -> None:
+        if self.result is None:
+            self.run()
+        self.shown = 1
+        self._show_result()
+
+    # --- showing ------------------------------------------------------------------------------------------------
+    def _show_result(self) -> None:
+        run, n = self.result, self.shown
         shared = run.shared_mask()
         for i, keys in enumerate(run.band_keys):
             for band, key in enumerate(keys):
@@ -182,27 +218,50 @@ class SetsLesson(LessonPage):
                     item.setBackground(QBrush(TEAL_BG.color()))
                     item.setForeground(QBrush(text_on(TEAL_BG.color())))
                 self.table.setItem(i, band, item)
-        self.table.show()
-        self.caption.show()
-        if run.shared:
+        for band in range(t.DEMO_B):
+            self.table.setColumnHidden(band, band >= n)
+        self._fit_table()
+        for w in (self.table, self.caption, self.buckets_label, self.estimate_label):
+            w.show()
+        self.back_button.setEnabled(n > 1)
+        self.forward_button.setEnabled(n < t.DEMO_B)
+        seen = [(key, m) for key, m in run.shared if int(key.split(":")[0][1:]) < n]
+        pairs = sorted({(m[a], m[b]) for _, m in seen for a in range(len(m)) for b in range(a + 1, len(m))})
+        upto = f"bands B0–B{n - 1} ({n} of {t.DEMO_B})" if n < t.DEMO_B else f"all {t.DEMO_B} bands"
+        if seen:
             chips = " &nbsp; ".join(
                 span(f"&nbsp;{t.band_label(key)}: " + " ".join(f"<b>S{m + 1}</b>" for m in members) + "&nbsp;", TEAL_BG)
-                for key, members in run.shared
+                for key, members in seen
             )
-            pairs = ", ".join(f"S{i + 1}–S{j + 1}" for i, j in run.candidates)
-            text = f"<b>Shared buckets</b> (highlighted above): {chips}<br><b>Candidate pairs:</b> {pairs}"
+            text = f"<b>Shared buckets</b> in {upto}: {chips}<br><b>Candidate pairs:</b> " + ", ".join(
+                f"S{i + 1}–S{j + 1}" for i, j in pairs
+            )
         else:
-            text = "<b>Shared buckets:</b> " + muted_html("none — the sets are too different.")
+            text = f"<b>Shared buckets</b> in {upto}: " + muted_html("none — the sets are too different.")
         self.buckets_label.setText(text)
-        self.buckets_label.show()
         j = t.jaccard(self.sets[0], self.sets[1])
-        self.status.setText(f"S1 vs S2 Jaccard similarity: {'NaN' if math.isnan(j) else f'{j:.2f}'}")
+        self.status.setText(f"S1 vs S2 Jaccard similarity: {to_fixed(j, 2)}")  # rounded half up, as the article
+        self.estimate_label.setText(self._estimate_html())
 
-    # --- showing ------------------------------------------------------------------------------------------------
+    def _estimate_html(self) -> str:
+        run = self.result
+        m, (a, b) = facts.demo_agreement(run, 0, 1), self.sets[:2]
+        inter, union = len(a & b), len(a | b)
+        if not union:
+            return "S1 and S2 are both empty: every slot agrees (∞ = ∞), but J = 0/0 is undefined."
+        return (
+            f"<b>S1 vs S2:</b> {m} of {t.DEMO_K} slots agree → estimate {m}/{t.DEMO_K} = <b>{ratio_text(m, t.DEMO_K)}"
+            f"</b>; exact J = {inter}/{union} = <b>{ratio_text(inter, union)}</b>. "
+            + muted_html(
+                "They differ because each slot is one draw, and here not even a random one: with 20 fixed "
+                "functions (some keeping the list order) the estimate is a single, biased sample. With k "
+                "independent random functions the typical error is √(J(1 − J)/k) "
+                f"= {to_fixed(math.sqrt(inter / union * (1 - inter / union) / t.DEMO_K), 3)}."
+            )
+        )
+
     def _show_sets(self) -> None:
-        for s, row in zip(self.sets, self.chips):
-            for tok, chip in row.items():
-                chip.setChecked(tok in s)
+        self.grid.show_sets(self.sets)
         lines = []
         for i, j in ((0, 1), (0, 2), (1, 2)):
             a, b = self.sets[i], self.sets[j]
@@ -213,19 +272,21 @@ class SetsLesson(LessonPage):
                 continue
             jac = inter / union
             chance = float(probability(jac, t.DEMO_B, t.DEMO_R))
-            common = ", ".join(sorted(a & b, key=t.UNIVERSE.index)) or "nothing"
+            common = ", ".join(esc(self.words[x]) for x in sorted(a & b)) or "nothing"
             lines.append(
-                f"{name} = |S{i + 1} ∩ S{j + 1}| / |S{i + 1} ∪ S{j + 1}| = {inter}/{union} = <b>{jac:.2f}</b>"
-                "<br>" + muted_html(f"&nbsp;&nbsp;in common: {common}; chance to become candidates: {chance:.2f}")
+                f"{name} = |S{i + 1} ∩ S{j + 1}| / |S{i + 1} ∪ S{j + 1}| = {inter}/{union} = <b>{to_fixed(jac, 2)}</b>"
+                "<br>"
+                + muted_html(f"&nbsp;&nbsp;in common: {common}; chance to become candidates: {to_fixed(chance, 2)}")
             )
         self.jaccard_label.setText("<br>".join(lines))
 
     def _hide_result(self, message: str = "") -> None:
         self.result = None
         self.table.clearContents()
-        self.table.hide()
-        self.buckets_label.hide()
-        self.caption.hide()
+        for w in (self.table, self.buckets_label, self.caption, self.estimate_label):
+            w.hide()
+        self.back_button.setEnabled(False)
+        self.forward_button.setEnabled(True)
         self.status.setText(message)
 
     def jaccard_values(self) -> dict[tuple[int, int], float]:

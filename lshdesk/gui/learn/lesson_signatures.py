@@ -5,24 +5,41 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
-from lshdesk.core.params import SignatureParams
+from lshdesk.core.params import ShingleSpec, SignatureParams
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short
+from lshdesk.gui.learn.shingles import ShingleChoice
 from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
 
 INTRO = (
     "A <b>signature</b> is a document's k MinHash values, one per hash function (one per <b>slot</b>); every "
-    "document gets exactly k numbers however long it is. Two documents agree in a slot exactly when the word with "
-    "the smallest hash among all their words is one they share, which happens with probability equal to their "
-    "Jaccard similarity J. So the share of agreeing slots is an <b>estimate</b> of J. Pick two of the eight "
-    "sample sentences (an exact repeat and a paraphrase hide among unrelated ones) and compare."
+    "document gets exactly k numbers however long it is. Pick two of lshdesk's eight sample sentences (written "
+    "for lshdesk: the encyclopedia entry never published its own; an exact repeat and a paraphrase hide among "
+    "unrelated ones), or type or paste your own two texts, and compare."
+)
+WHY = (
+    "<b>Why the share of agreeing slots estimates J</b> (as <i>Mining of Massive Datasets</i> argues it): sort "
+    "the words of A ∪ B into type X, in both sets, and type Y, in only one (words in neither, type Z, never "
+    "matter). A hash function drawn at random makes every word of A ∪ B equally likely to hash lowest. The slot "
+    "agrees exactly when that lowest word is of type X, so with probability |X| / (|X| + |Y|) = "
+    "|A ∩ B| / |A ∪ B| = J."
 )
 
 
 class SignaturesLesson(LessonPage):
-    """Two documents, their signatures in the signature grid, the estimate next to the exact Jaccard."""
+    """Two documents (or the students' own texts), their signatures in the grid, the estimate next to the exact J."""
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("2 · Signatures and the estimate", INTRO, parent)
@@ -30,9 +47,15 @@ class SignaturesLesson(LessonPage):
         self.add_use_files(source, self.use_my_files)
         self.docs: list[tuple[str, str]] = []
         self.doc_a, self.doc_b = QComboBox(), QComboBox()
-        for box, name in ((self.doc_a, "Document A"), (self.doc_b, "Document B")):
-            box.setAccessibleName(name)
-            box.setMinimumContentsLength(30)
+        self.own_a, self.own_b = QPlainTextEdit(), QPlainTextEdit()
+        for box, own, name in ((self.doc_a, self.own_a, "A"), (self.doc_b, self.own_b, "B")):
+            box.setAccessibleName(f"Document {name}")
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(20)
+            own.setAccessibleName(f"Your own text {name}")
+            own.setPlaceholderText(f"Type or paste your own text {name} here (it replaces the choice above)")
+            own.setTabChangesFocus(True)
+            own.setFixedHeight(int(2.6 * own.fontMetrics().height()) + 8)
         self.seed = QSpinBox()
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
@@ -42,17 +65,22 @@ class SignaturesLesson(LessonPage):
         self.k.setValue(t.LESSON_PARAMS.k)
         self.k.setToolTip("The number of hash functions (slots); more slots, a more exact estimate")
         form = QGridLayout()
-        for row, (letter, box, name, spin) in enumerate(
-            (("A", self.doc_a, "seed", self.seed), ("B", self.doc_b, "k", self.k))
+        for row, (letter, box, own, name, spin) in enumerate(
+            (("A", self.doc_a, self.own_a, "seed", self.seed), ("B", self.doc_b, self.own_b, "k", self.k))
         ):
             mark, label = QLabel(f"<b>{letter}</b>"), QLabel(name)
             keep_color(mark, SET_COLORS[row])
             mark.setBuddy(box)
             label.setBuddy(spin)
-            for col, w in enumerate((mark, box, label, spin)):
-                form.addWidget(w, row, col)
+            form.addWidget(mark, 2 * row, 0)
+            form.addWidget(box, 2 * row, 1)
+            form.addWidget(label, 2 * row, 2)
+            form.addWidget(spin, 2 * row, 3)
+            form.addWidget(own, 2 * row + 1, 1, 1, 3)
         form.setColumnStretch(1, 1)
         self.body.addLayout(form)
+        self.shingles = ShingleChoice()
+        self.body.addWidget(self.shingles)
         self.tries = QWidget()
         tries = QHBoxLayout(self.tries)
         tries.setContentsMargins(0, 0, 0, 0)
@@ -66,30 +94,53 @@ class SignaturesLesson(LessonPage):
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
         tries.addStretch(1)
-        self.body.addWidget(self.tries)
+        row = QHBoxLayout()
+        row.addWidget(self.tries, 1)
+        self.add_reset(row)
+        self.body.addLayout(row)
         self.words = rich_label("")
         self.body.addWidget(self.words)
         self.figures = formula_box("")
         self.body.addWidget(self.figures)
+        self.why = rich_label("")
+        self.body.addWidget(self.why)
         self.grid = lesson_grid(230)
         self.body.addWidget(self.grid, 1)
 
-        self.doc_a.currentIndexChanged.connect(self.update_pair)
-        self.doc_b.currentIndexChanged.connect(self.update_pair)
+        for box in (self.doc_a, self.doc_b):
+            box.currentIndexChanged.connect(self.update_pair)
+        for own in (self.own_a, self.own_b):
+            own.textChanged.connect(self.update_pair)
         self.seed.valueChanged.connect(self.update_pair)
         self.k.valueChanged.connect(self.update_pair)
+        self.shingles.changed.connect(self.update_pair)
         self.use_my_files(False)
 
     def restyle(self) -> None:
         if self.docs:
             self.update_pair()
 
+    def reset(self) -> None:
+        for w in (self.own_a, self.own_b, self.seed, self.k, self.shingles):
+            w.blockSignals(True)
+        self.own_a.clear()
+        self.own_b.clear()
+        self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.k.setValue(t.LESSON_PARAMS.k)
+        self.shingles.reset()
+        for w in (self.own_a, self.own_b, self.seed, self.k, self.shingles):
+            w.blockSignals(False)
+        if self.use_files is not None and self.use_files.isChecked():
+            self.use_files.setChecked(False)  # back on the sample sentences
+        else:
+            self.use_my_files(False)
+
     def use_my_files(self, on: bool) -> None:
         self.docs = list(self.source.documents()) if on else [(f"{i}: {s}", s) for i, s in enumerate(t.SENTENCES)]
         for box in (self.doc_a, self.doc_b):
             box.blockSignals(True)
             box.clear()
-            box.addItems([short(f"{i}: {name}" if on else name, 80) for i, (name, _) in enumerate(self.docs)])
+            box.addItems([short(f"{i}: {name}", 80) if on else name for i, (name, _) in enumerate(self.docs)])
             box.blockSignals(False)
         self.tries.setVisible(not on)
         self.doc_a.setCurrentIndex(0)
@@ -101,49 +152,73 @@ class SignaturesLesson(LessonPage):
         self.doc_a.setCurrentIndex(a)
         self.doc_b.setCurrentIndex(b)
 
+    def texts(self) -> tuple[list[str], list[str]]:
+        """The two texts compared (the students' own where typed) and their short names."""
+        on = bool(self.use_files and self.use_files.isChecked())
+        texts, names = [], []
+        for box, own, letter in ((self.doc_a, self.own_a, "A"), (self.doc_b, self.own_b, "B")):
+            typed = own.toPlainText()
+            i = box.currentIndex()
+            if typed.strip():
+                texts.append(typed)
+                names.append(f"your text {letter}")
+            else:
+                texts.append(self.docs[i][1])
+                names.append(
+                    short(self.docs[i][0].replace("\\", "/").rsplit("/", 1)[-1], 14) if on else f"sentence {i}"
+                )
+        return texts, names
+
     def update_pair(self) -> None:
-        a, b = self.doc_a.currentIndex(), self.doc_b.currentIndex()
-        if a < 0 or b < 0:
+        if self.doc_a.currentIndex() < 0 or self.doc_b.currentIndex() < 0:
             return
-        params = SignatureParams(t.WORDS, "article", self.k.value(), self.seed.value())
-        texts = [self.docs[a][1], self.docs[b][1]]
+        spec = self.shingles.spec()
+        params = SignatureParams(spec, "article", self.k.value(), self.seed.value())
+        texts, names = self.texts()
         self.sigs = sigs = t.lesson_signatures(texts, params)
-        wa, wb = t.word_set(texts[0]), t.word_set(texts[1])
+        wa, wb = t.word_set(texts[0], spec), t.word_set(texts[1], spec)
         inter, union = len(wa & wb), len(wa | wb)
         self.jaccard = inter / union if union else math.nan
         self.matches = int(np.count_nonzero(sigs[0] == sigs[1]))
         self.estimate = self.matches / params.k
-        on = bool(self.use_files and self.use_files.isChecked())
-        names = [
-            short(self.docs[i][0].replace("\\", "/").rsplit("/", 1)[-1], 14) if on else f"sentence {i}" for i in (a, b)
-        ]
         self.grid.set_data(sigs, names, None, {(0, 1): self.jaccard})
-        self.words.setText(self._words_html(wa, wb))
+        self.words.setText(self._words_html(wa, wb, spec))
         spread = math.sqrt(self.jaccard * (1 - self.jaccard) / params.k) if union else math.nan
         self.figures.setText(
             f"<b>{self.matches} of {params.k}</b> slots agree → estimate = {self.matches}/{params.k} = "
-            + colored(f"{self.estimate:.3f}", ACCENT, True)
+            + colored(ratio_text(self.matches, params.k), ACCENT, True)
             + " &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
-            f"{inter}/{union} = " + colored(f"{self.jaccard:.3f}", TEAL, True) + " &nbsp;·&nbsp; off by "
-            f"{abs(self.estimate - self.jaccard):.3f}<br>"
+            f"{inter}/{union} = " + colored(ratio_text(inter, union), TEAL, True) + " &nbsp;·&nbsp; off by "
+            f"{to_fixed(abs(self.estimate - self.jaccard), 3) if union else 'NaN'}<br>"
             + muted_html(
-                "Each slot agrees with probability J, "
-                f"so the estimate is typically off by about √(J(1 − J)/k) = {spread:.3f}. Change the seed to draw other "
-                "hash functions and watch the estimate move around J; raise k to make it steadier."
+                "Each slot agrees with probability J, so the estimate is typically off by about "
+                f"√(J(1 − J)/k) = {to_fixed(spread, 3)}. Change the seed to draw other hash functions and watch "
+                "the estimate move around J; raise k to make it steadier. The hash functions (a·x + b) mod p are a "
+                "cheap stand-in for random permutations (the entry's own caveat), close enough that the "
+                "measured error follows the theory."
+            )
+        )
+        self.why.setText(
+            WHY
+            + (
+                f" Here |X| = {inter} and |Y| = {union - inter}: P = {inter}/{union} = {ratio_text(inter, union)}."
+                if union
+                else ""
             )
         )
 
-    def _words_html(self, wa: set[str], wb: set[str]) -> str:
+    def _words_html(self, wa: set[str], wb: set[str], spec: ShingleSpec) -> str:
+        kind = "word" if str(spec) == "word" else "shingle"
         if len(wa) > 60 or len(wb) > 60:
             return (
-                f"A has {len(wa):,} distinct words, B has {len(wb):,}; they share {len(wa & wb):,} "
+                f"A has {len(wa):,} distinct {kind}s, B has {len(wb):,}; they share {len(wa & wb):,} "
                 f"(of {len(wa | wb):,} in all)."
             )
 
         def words(ws: set[str], other: set[str]) -> str:
-            return " ".join(colored(esc(w), TEAL, True) if w in other else muted_html(esc(w)) for w in sorted(ws))
+            return " · ".join(colored(esc(w), TEAL, True) if w in other else muted_html(esc(w)) for w in sorted(ws))
 
         return (
-            "Word sets (shared words in " + colored("green", TEAL, True) + "):<br>"
+            f"{kind.capitalize()} sets ({spec}; shared ones in " + colored("green", TEAL, True) + "):<br>"
             f"<b>A</b> {words(wa, wb)}<br><b>B</b> {words(wb, wa)}"
         )

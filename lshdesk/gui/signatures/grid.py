@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.compare import PairFigures, pair_figures
+from lshdesk.core.humanize import scheme_text
 from lshdesk.core.params import Banding
 from lshdesk.gui.file_actions import write_text
 from lshdesk.gui.signatures.export import signatures_csv, table_text
@@ -60,7 +61,9 @@ class SignatureGrid(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.full = QCheckBox("Full values")
-        self.full.setToolTip(f"Show every digit; off shows each value's last {COMPACT_DIGITS} digits (hover for all)")
+        self.full.setToolTip(
+            f"Show every digit; off shows '…' and each value's last {COMPACT_DIGITS} digits (hover for all)"
+        )
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
         self.export_button = QPushButton("Export CSV…")
@@ -137,13 +140,14 @@ class SignatureGrid(QWidget):
         self.model.set_data(signatures, names, banding)
         self.jaccard = dict(jaccard or {})
         self.figures = pair_figures(signatures, banding)
+        self.legend.setText(legend_html(banding is not None))
         self._sizes()
         self._refresh()
         self.overview.update()
 
     def _restyle(self) -> None:
         """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
-        self.legend.setText(legend_html())
+        self.legend.setText(legend_html(self.model.banding is not None))
         self._refresh()
 
     def _set_full(self, full: bool) -> None:
@@ -155,7 +159,8 @@ class SignatureGrid(QWidget):
         sigs = self.model.sigs
         real = sigs[sigs != np.iinfo(sigs.dtype).max] if sigs.size else sigs  # the article family's empty-set stand-in
         digits = max(len(str(int(real.max()))) if real.size else 1, 2) if self.full.isChecked() else COMPACT_DIGITS
-        width = max(fm.horizontalAdvance("8" * digits), fm.horizontalAdvance(str(max(self.model.k - 1, 0)))) + 12
+        cut = "" if self.full.isChecked() else "…"
+        width = max(fm.horizontalAdvance(cut + "8" * digits), fm.horizontalAdvance(str(max(self.model.k - 1, 0)))) + 12
         self.table.horizontalHeader().setDefaultSectionSize(width)
         self.table.verticalHeader().setDefaultSectionSize(fm.height() + 10)
         self._fit_height()
@@ -196,7 +201,7 @@ class SignatureGrid(QWidget):
             if len(compared) == 2 and n == 2
             else (f"all {n} documents" if len(compared) == n else "rows " + ", ".join(row_letter(i) for i in compared))
         )
-        scheme = f"{m.banding.bands} bands × {m.banding.rows} rows" if m.banding is not None else "no banding"
+        scheme = scheme_text(m.banding.bands, m.banding.rows) if m.banding is not None else "no banding"
         agree = len(m.agreeing_slots())
         text = f"{n} documents · k = {k} · {scheme} · <b>{agree} of {k}</b> slots agree in {who}"
         if m.banding is not None:

@@ -51,10 +51,12 @@ def row_letter(i: int) -> str:
 
 
 def format_value(v: int, full: bool) -> str:
-    """A slot value for display: all digits, or the last few (enough to tell values apart by eye)."""
+    """A slot value for display: all digits, or '…' and the last few (enough to tell values apart by eye)."""
     if v == _EMPTY:
         return "∞"
-    return str(v) if full else str(v % 10**COMPACT_DIGITS).zfill(COMPACT_DIGITS) if v >= 10**COMPACT_DIGITS else str(v)
+    if full or v < 10**COMPACT_DIGITS:
+        return str(v)
+    return "…" + str(v % 10**COMPACT_DIGITS).zfill(COMPACT_DIGITS)
 
 
 def short_name(text: str, n: int = 30) -> str:

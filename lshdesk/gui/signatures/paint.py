@@ -208,13 +208,18 @@ class Overview(QWidget):
         bar.setValue(round(x / max(self.width(), 1) * total - bar.pageStep() / 2))
 
 
-def legend_html() -> str:
-    """The key to the fills (its swatches in the palette's variants)."""
+def legend_html(banding: bool = True) -> str:
+    """The key to the fills (its swatches in the palette's variants); the bands' part only when there are bands."""
     sw = lambda t: f'<span style="background:{t.name()}">&nbsp;&nbsp;&nbsp;&nbsp;</span>'  # noqa: E731
+    bands = (
+        f"{sw(BUCKET)} the whole band agrees in all compared rows: a shared bucket, so candidates &nbsp; "
+        f"{sw(BUCKET_SOME)} in some of them<br>Thick lines: band boundaries. "
+        if banding
+        else ""
+    )
     return (
         f"{sw(AGREE)} the slot agrees in all compared rows &nbsp; {sw(PARTIAL)} in some of them<br>"
-        f"{sw(BUCKET)} the whole band agrees in all compared rows: a shared bucket, so candidates &nbsp; "
-        f"{sw(BUCKET_SOME)} in some of them<br>"
-        "Thick lines: band boundaries. Hover a value for all its digits. "
+        + bands
+        + "A value shown as …1234 is cut to its last digits: hover it (or tick Full values) for all of them. "
         "Select cells in some rows to compare just those rows."
     )
