@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPalette
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
@@ -102,6 +102,8 @@ class LessonPage(QScrollArea):
         self.setWidget(inner)
         self.use_files: QCheckBox | None = None
         watch_palette(self, self.restyle)
+        if self.steps:
+            self._add_step_keys()
 
     def restyle(self) -> None:
         """The palette changed (light / dark): pages whose HTML carries colours show it again."""
@@ -121,14 +123,14 @@ class LessonPage(QScrollArea):
     def reset(self) -> None:
         """Back to the lesson's defaults."""
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Left / Right / Home step a stepping lesson when the focused control does not use the key itself."""
+    def _add_step_keys(self) -> None:
+        """Left / Right / Home step the lesson from anywhere on its page, except in a control that uses the key
+        itself (a text field or a spin box claims it first)."""
         keys = {Qt.Key.Key_Left: self.step_back, Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Home: self.step_home}
-        if self.steps and event.key() in keys and event.modifiers() == Qt.KeyboardModifier.NoModifier:
-            keys[event.key()]()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        for key, slot in keys.items():
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
 
     def add_reset(self, layout: QBoxLayout) -> QPushButton:
         """A 'Reset' button (back to the lesson's defaults) at the end of ``layout``."""

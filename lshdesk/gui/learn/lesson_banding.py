@@ -35,6 +35,7 @@ from lshdesk.gui.learn.common import (
     sentences_note,
     short,
 )
+from lshdesk.gui.learn.tables import fit_rows
 from lshdesk.gui.signatures.model import row_letter
 from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
 
@@ -94,7 +95,7 @@ class BandingLesson(LessonPage):
         self.pairs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.pairs.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.pairs.verticalHeader().hide()
-        self.pairs.verticalHeader().setDefaultSectionSize(21)
+        fit_rows(self.pairs)
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pairs.horizontalHeader().setStretchLastSection(True)
         self.pairs.setMinimumSize(370, 150)
@@ -110,6 +111,11 @@ class BandingLesson(LessonPage):
         self.pairs.itemSelectionChanged.connect(self._pair_selected)
         self.use_my_files(False)
         self.radios["balanced"].setChecked(True)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "pairs"):
+            fit_rows(self.pairs)
 
     def restyle(self) -> None:
         if hasattr(self, "outcome"):

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -23,52 +17,26 @@ from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
-from lshdesk.gui.theme import AMBER_BG, TEAL_BG, Tone, span, text_on
+from lshdesk.gui.learn.tables import fit_rows, lesson_table, table_item
+from lshdesk.gui.theme import AMBER_BG, TEAL_BG, span
 
 INTRO = (
     "Where does each number of a signature come from? Here one sentence is signed the way the encyclopedia entry "
     "does it. Each word is first turned into a number x by the FNV-1a string hash. Hash function i then maps x to "
     f"h<sub>i</sub>(x) = (a<sub>i</sub>·x + b<sub>i</sub>) mod {ARTICLE_PRIME:,}, where a<sub>i</sub> and "
     "b<sub>i</sub> are drawn from a random-number stream started by the <b>seed</b>. Slot i of the signature is "
-    "the <b>smallest</b> h<sub>i</sub> over all the words. Press <i>Next word</i> to feed the words in one at a "
-    "time and watch the running minimum."
+    "the <b>smallest</b> h<sub>i</sub> over all the words. Press <i>Next word</i> (or →) to feed the words in one at "
+    "a time and watch the running minimum; ← steps back, Home starts again."
 )
 MAX_SHINGLES = 40
 CURRENT = AMBER_BG  # the word just fed in
 MINIMUM = TEAL_BG  # the word giving the smallest value so far
 
 
-def _item(text: str, bold: bool = False, bg: Tone | None = None, left: bool = False) -> QTableWidgetItem:
-    item = QTableWidgetItem(text)
-    item.setTextAlignment(
-        (Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter
-    )
-    if bold:
-        f = QFont()
-        f.setBold(True)
-        item.setFont(f)
-    if bg is not None:
-        color = bg.color()
-        item.setBackground(QBrush(color))
-        item.setForeground(QBrush(text_on(color)))
-    return item
-
-
-def _table(headers: list[str], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
-    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-    table.setHorizontalHeaderLabels(headers)
-    table.setAccessibleName(name)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-    table.verticalHeader().hide()
-    table.verticalHeader().setDefaultSectionSize(22)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-    return table
-
-
 class StepLesson(LessonPage):
-    """Sentence, seed and k in; Restart / Next word / Next hash function / To the end; two tables out."""
+    """Sentence, seed and k in; Restart / Back / Next word / Next hash function / To the end; two tables out."""
+
+    steps = True
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("5 · Step through a signature", INTRO, parent)
@@ -96,20 +64,22 @@ class StepLesson(LessonPage):
         self.body.addLayout(row1)
         self.body.addLayout(row2)
         self.restart_button = QPushButton("Restart")
+        self.back_button = QPushButton("◂ Back")
         self.next_button = QPushButton("Next word ▸")
         self.function_button = QPushButton("Next hash function ▸▸")
         self.end_button = QPushButton("To the end ▸|")
         buttons = QHBoxLayout()
-        for b in (self.restart_button, self.next_button, self.function_button, self.end_button):
+        for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
+        self.add_reset(buttons)
         self.body.addLayout(buttons)
         self.explain = formula_box("")
         self.body.addWidget(self.explain)
 
         self.function_title = rich_label("")
-        self.values = _table(["word", "x = FNV-1a(word)", "h(x)", "smallest so far"], "Hash function values")
-        self.signature_table = _table(["slot", "value", "from word"], "Signature")
+        self.values = lesson_table(["word", "x = FNV-1a(word)", "h(x)", "smallest so far"], "Hash function values")
+        self.signature_table = lesson_table(["slot", "value", "from word"], "Signature")
         left = QVBoxLayout()
         left.addWidget(self.function_title)
         left.addWidget(self.values, 1)
@@ -130,11 +100,18 @@ class StepLesson(LessonPage):
         self.seed.valueChanged.connect(self.restart)
         self.k.valueChanged.connect(self.restart)
         self.restart_button.clicked.connect(self.restart)
+        self.back_button.clicked.connect(self.step_back)
         self.next_button.clicked.connect(self.next_word)
         self.function_button.clicked.connect(self.next_function)
         self.end_button.clicked.connect(self.to_end)
         self.restart()
         self.restyle()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "values"):
+            fit_rows(self.values)
+            fit_rows(self.signature_table)
 
     def restyle(self) -> None:
         self.key.setText(
@@ -149,6 +126,36 @@ class StepLesson(LessonPage):
             self.show_step()
 
     # --- the walk ------------------------------------------------------------------------------------------------
+    def reset(self) -> None:
+        for w in (self.sample, self.text, self.seed, self.k):
+            w.blockSignals(True)
+        self.sample.setCurrentIndex(0)
+        self.text.setText(t.SENTENCES[0])
+        self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.k.setValue(t.LESSON_PARAMS.k)
+        for w in (self.sample, self.text, self.seed, self.k):
+            w.blockSignals(False)
+        self.restart()
+
+    def step_forward(self) -> None:
+        self.next_word()
+
+    def step_home(self) -> None:
+        self.restart()
+
+    def step_back(self) -> None:
+        """Undo one word: back to the previous hash function's last word when at a function's first."""
+        n = len(self.st.shingles)
+        if self.seen > 1:
+            self.seen -= 1
+        elif self.seen == 1 and self.fn > 0:
+            self.fn, self.seen = self.fn - 1, n
+        elif self.seen == 1:
+            self.seen = 0
+        else:
+            return
+        self.show_step()
+
     def restart(self) -> None:
         params = SignatureParams(t.WORDS, "article", self.k.value(), self.seed.value())
         st = t.step_through(self.text.text(), params)
@@ -222,10 +229,10 @@ class StepLesson(LessonPage):
         for s in range(n):
             shown = s < seen
             bg = MINIMUM if s == holder else CURRENT if s == seen - 1 else None
-            self.values.setItem(s, 0, _item(st.shingles[s], s == holder, bg, left=True))
-            self.values.setItem(s, 1, _item(f"{int(st.x[s]):,}", False, bg))
-            self.values.setItem(s, 2, _item(f"{int(st.values[s, i]):,}" if shown else "", s == holder, bg))
-            self.values.setItem(s, 3, _item(f"{int(st.running_min[s, i]):,}" if shown else "", False, bg))
+            self.values.setItem(s, 0, table_item(st.shingles[s], s == holder, bg, left=True))
+            self.values.setItem(s, 1, table_item(f"{int(st.x[s]):,}", False, bg))
+            self.values.setItem(s, 2, table_item(f"{int(st.values[s, i]):,}" if shown else "", s == holder, bg))
+            self.values.setItem(s, 3, table_item(f"{int(st.running_min[s, i]):,}" if shown else "", False, bg))
         if seen:
             self.values.scrollToItem(self.values.item(seen - 1, 0))
         self.signature_table.setRowCount(st.k)
@@ -233,13 +240,14 @@ class StepLesson(LessonPage):
             current = slot == i
             bg = CURRENT if current and seen < n else MINIMUM if current else None
             who = st.shingles[st.holder(n - 1 if slot < i else seen - 1, slot)] if v is not None else ""
-            self.signature_table.setItem(slot, 0, _item(str(slot), current, bg))
-            self.signature_table.setItem(slot, 1, _item("" if v is None else f"{v:,}", current, bg))
-            self.signature_table.setItem(slot, 2, _item(who, False, bg, left=True))
+            self.signature_table.setItem(slot, 0, table_item(str(slot), current, bg))
+            self.signature_table.setItem(slot, 1, table_item("" if v is None else f"{v:,}", current, bg))
+            self.signature_table.setItem(slot, 2, table_item(who, False, bg, left=True))
         self.signature_table.scrollToItem(self.signature_table.item(i, 0))
         self.explain.setText(self._explanation())
         for button in (self.next_button, self.function_button, self.end_button):
             button.setEnabled(not self.done)
+        self.back_button.setEnabled(self.seen > 0)
 
     def _explanation(self) -> str:
         st, i, seen, n = self.st, self.fn, self.seen, len(self.st.shingles)

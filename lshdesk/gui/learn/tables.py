@@ -1,0 +1,45 @@
+"""Small read-only tables for the lessons: cells with an optional highlight, rows as tall as the font needs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from lshdesk.gui.theme import Tone, text_on
+
+
+def table_item(text: str, bold: bool = False, bg: Tone | None = None, left: bool = False) -> QTableWidgetItem:
+    """A cell: right-aligned (numbers) unless ``left``, bold, on a highlight with the ink that reads on it."""
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(
+        (Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight) | Qt.AlignmentFlag.AlignVCenter
+    )
+    if bold:
+        f = QFont()
+        f.setBold(True)
+        item.setFont(f)
+    if bg is not None:
+        color = bg.color()
+        item.setBackground(QBrush(color))
+        item.setForeground(QBrush(text_on(color)))
+    return item
+
+
+def lesson_table(headers: list[str], name: str) -> QTableWidget:
+    """A read-only table with stretched columns, no row numbers and no selection."""
+    table = QTableWidget(0, len(headers))
+    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+    table.setHorizontalHeaderLabels(headers)
+    table.setAccessibleName(name)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    table.verticalHeader().hide()
+    fit_rows(table)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+def fit_rows(table: QTableWidget, lines: float = 1.0) -> None:
+    """Rows ``lines`` text lines tall (plus padding) in the table's current font: call again when the font changes."""
+    table.verticalHeader().setDefaultSectionSize(int(lines * table.fontMetrics().height()) + 6)
