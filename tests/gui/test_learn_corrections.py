@@ -200,3 +200,28 @@ def test_lesson5_steps_back_to_the_very_state_it_left(view, qtbot):
     page.text.setText("something else entirely")
     qtbot.mouseClick(page.reset_button, Qt.MouseButton.LeftButton)
     assert page.text.text() == t.SENTENCES[0] and page.k.value() == t.LESSON_PARAMS.k
+
+
+def test_presentation_mode_from_the_view_menu_zooms_everything(window, qtbot):
+    """F11 in the View menu: the Learn tab, full screen, text, lesson list, plot axes and legend all larger."""
+    learn = window.learn
+    view_menu = next(m.menu() for m in window.menuBar().actions() if m.text() == "&View")
+    assert learn.presentation_action in view_menu.actions()
+    assert learn.presentation_action.shortcut().toString() == "F11"
+    plot = learn.scurve.plot
+    axis = plot.getPlotItem().getAxis("bottom")
+    before = (learn.scurve.intro.font().pointSizeF(), axis.style["tickFont"].pointSizeF(), learn.side.width())
+    legend_before = plot.getPlotItem().legend.opts["labelTextSize"]
+    learn.presentation_action.trigger()
+    assert window.tabs.currentWidget() is learn and window.isFullScreen() and learn.presenting
+    after = (learn.scurve.intro.font().pointSizeF(), axis.style["tickFont"].pointSizeF(), learn.side.width())
+    assert all(a > b for a, b in zip(after, before))
+    assert float(plot.getPlotItem().legend.opts["labelTextSize"][:-2]) > float(legend_before[:-2])
+    assert learn.scurve.formula.font().pointSizeF() == pytest.approx(after[0])  # styled boxes too
+    learn.zoom_in_action.trigger()
+    assert learn.scurve.intro.font().pointSizeF() > after[0]
+    learn.zoom_out_action.trigger()
+    learn.zoom_out_action.trigger()
+    assert learn.scurve.intro.font().pointSizeF() < after[0]
+    learn.presentation_action.trigger()
+    assert not window.isFullScreen() and learn.scurve.intro.font().pointSizeF() == pytest.approx(before[0])

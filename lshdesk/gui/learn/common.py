@@ -247,13 +247,39 @@ class Plot(pg.PlotWidget):
         self.name = name
         self.setAccessibleName(name.replace("_", " ").capitalize() + " plot")
         self.restyle()
+        self.apply_font()
         watch_palette(self, self.restyle)
         add_export_action(self, self.export, name, "Export the plot")
 
     def addLegend(self, *args, **kwargs):
         legend = self.getPlotItem().addLegend(*args, **kwargs)
         self.restyle()
+        self.apply_font()
         return legend
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self.apply_font()
+
+    def apply_font(self) -> None:
+        """Axes (ticks and titles), the legend and text items in the widget's font size (zoom, a 16 pt desktop)."""
+        font = self.font()
+        pt = f"{font.pointSizeF():g}pt"
+        item = self.getPlotItem()
+        for name in ("bottom", "left"):
+            axis = item.getAxis(name)
+            axis.setStyle(tickFont=font)
+            axis.labelStyle = {**axis.labelStyle, "font-size": pt}
+            axis._updateLabel()
+        if item.legend is not None:
+            item.legend.setLabelTextSize(pt)
+            for _, label in item.legend.items:
+                label.setText(label.text)  # setLabelTextSize alone does not redraw the labels
+            item.legend.updateSize()
+        for it in self.scene().items():
+            if isinstance(it, pg.TextItem):
+                it.setFont(font)
 
     def restyle(self) -> None:
         if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items

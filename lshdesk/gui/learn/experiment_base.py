@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QRadioButton,
-    QSizePolicy,
     QSpinBox,
     QWidget,
 )
@@ -23,6 +22,7 @@ from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, Plot, buddy, rich_label
+from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.plots.export import choose_path
 from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import WorkerSlot
@@ -67,37 +67,30 @@ class ExperimentPage(LessonPage):
         self.export_plot_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
         for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(False)
-        data = QHBoxLayout()
-        data.addWidget(buddy("Data:", self.sample_radio))
-        data.addWidget(self.sample_radio)
-        data.addWidget(self.files_radio)
-        data.addWidget(self.n_docs)
-        data.addSpacing(8)
-        data.addWidget(buddy("shingles", self.shingling))
-        data.addWidget(self.shingling)
-        data.addStretch(1)
+        data = FlowLayout()  # rows of controls wrap, rather than overflow, at a large font or a narrow window
+        data.addWidget(together(buddy("Data:", self.sample_radio), self.sample_radio))
+        data.addWidget(together(self.files_radio, self.n_docs))
+        data.addWidget(together(buddy("shingles", self.shingling), self.shingling))
         data.addWidget(self.export_csv_button)
         data.addWidget(self.export_plot_button)
-        self.options = QHBoxLayout()  # a page's own options, after the seeds
+        options = QWidget()
+        self.options = QHBoxLayout(options)  # a page's own options, after the seeds
         self.options.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("Run")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.bar = QProgressBar()
-        self.bar.setFixedWidth(150)
+        self.bar.setFixedWidth(10 * self.fontMetrics().averageCharWidth() + 40)
         self.bar.setFormat("%v / %m")
         self.status = rich_label("Press Run.")
-        self.status.setWordWrap(False)
-        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        run = QHBoxLayout()
-        run.addWidget(buddy("seeds N", self.seeds))
-        run.addWidget(self.seeds)
-        run.addLayout(self.options)
+        run = FlowLayout()
+        run.addWidget(together(buddy("seeds N", self.seeds), self.seeds))
+        run.addWidget(options)
         for w in (self.run_button, self.cancel_button, self.bar):
             run.addWidget(w)
-        run.addWidget(self.status, 1)
         self.body.addLayout(data)
         self.body.addLayout(run)
+        self.body.addWidget(self.status)
         self.plot = Plot(320, self.csv_name.removesuffix(".csv"))
         self.plot.addLegend(offset=(-10, 10))
         self.body.addWidget(self.plot, 1)

@@ -130,7 +130,6 @@ class BandingPage(ExperimentPage):
         self.cutoff.setSingleStep(0.05)
         self.cutoff.setValue(0.5)
         self.cutoff.setToolTip("Pairs with exact Jaccard at or above this count as truly similar")
-        self.options.addSpacing(12)
         self.options.addWidget(buddy("similar when J ≥", self.cutoff))
         self.options.addWidget(self.cutoff)
         QWidget.setTabOrder(self.seeds, self.cutoff)  # in the order they are laid out
@@ -201,6 +200,7 @@ class BandingPage(ExperimentPage):
             label.setPos(p, top + 0.02)
             self.plot.addItem(label)
             self.labels.append(label)
+        self.plot.apply_font()
         rows = "".join(
             f"<tr><td>{n} {b.bands} × {b.rows}</td>"
             f"<td><b>{_pct(res.recall[i], 1)}</b> ({res.found[i]:,} of {res.n_similar:,})</td>"

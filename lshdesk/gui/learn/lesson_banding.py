@@ -35,6 +35,7 @@ from lshdesk.gui.learn.common import (
     sentences_note,
     short,
 )
+from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.learn.tables import fit_rows
 from lshdesk.gui.signatures.model import row_letter
 from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
@@ -63,7 +64,7 @@ class BandingLesson(LessonPage):
         self.schemes = presets(16)
         self.radios: dict[str, QRadioButton] = {}
         group = QButtonGroup(self)
-        row = QHBoxLayout()
+        row = FlowLayout()
         row.addWidget(QLabel("Scheme:"))
         for name, b in self.schemes.items():
             radio = QRadioButton(f"{name} {b.bands} × {b.rows}")
@@ -75,12 +76,8 @@ class BandingLesson(LessonPage):
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
         self.cutoff = cutoff_box()
-        row.addSpacing(16)
-        row.addWidget(buddy("seed", self.seed))
-        row.addWidget(self.seed)
-        row.addWidget(buddy("similar when J ≥ t =", self.cutoff))
-        row.addWidget(self.cutoff)
-        row.addStretch(1)
+        row.addWidget(together(buddy("seed", self.seed), self.seed))
+        row.addWidget(together(buddy("similar when J ≥ t =", self.cutoff), self.cutoff))
         self.add_reset(row)
         self.body.addLayout(row)
         self.summary = formula_box("")
@@ -98,7 +95,7 @@ class BandingLesson(LessonPage):
         fit_rows(self.pairs)
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pairs.horizontalHeader().setStretchLastSection(True)
-        self.pairs.setMinimumSize(370, 150)
+        self.pairs.setMinimumHeight(150)
         self.grid = lesson_grid(200)
         middle = QHBoxLayout()
         middle.addWidget(self.sentences, 1)
@@ -116,6 +113,7 @@ class BandingLesson(LessonPage):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange and hasattr(self, "pairs"):
             fit_rows(self.pairs)
+            self._fit_pairs_width()
 
     def restyle(self) -> None:
         if hasattr(self, "outcome"):
@@ -229,6 +227,17 @@ class BandingLesson(LessonPage):
                     item.setForeground(QBrush(text_on(bg)))
                 self.pairs.setItem(row, col, item)
         self.pairs.blockSignals(False)
+        self._fit_pairs_width()
+
+    def _fit_pairs_width(self) -> None:
+        """As wide as its columns in the current font, so the verdict never hides behind a scroll bar."""
+        hh = self.pairs.horizontalHeader()
+        cols = sum(
+            max(self.pairs.sizeHintForColumn(c), hh.sectionSizeFromContents(c).width()) for c in range(hh.count())
+        )
+        self.pairs.setMinimumWidth(
+            cols + self.pairs.verticalScrollBar().sizeHint().width() + 2 * self.pairs.frameWidth()
+        )
 
     def verdict(self, p: int) -> str:
         return t.verdict(bool(self.outcome.candidate[p]), bool(self.outcome.similar[p]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
 
 from lshdesk.core.humanize import scheme_text
 from lshdesk.core.scurve import optimal_banding, probability, threshold
@@ -21,6 +21,7 @@ from lshdesk.gui.learn.common import (
     formula_box,
     rich_label,
 )
+from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.plots.export import choose_and_export
 from lshdesk.gui.theme import ACCENT, TEAL, Tone, keep_color, plot_colors
 
@@ -57,13 +58,12 @@ class SCurveLesson(LessonPage):
         controls.addWidget(self.b_slider, 0, 1)
         controls.addWidget(self.r_label, 1, 0)
         controls.addWidget(self.r_slider, 1, 1)
-        presets = QHBoxLayout()
+        presets = FlowLayout()
         presets.addWidget(QLabel("Schemes:"))
         for name, b, r in PRESETS:
             button = QPushButton(name)
             button.clicked.connect(lambda _=False, b=b, r=r: self.set_scheme(b, r))
             presets.addWidget(button)
-        presets.addStretch(1)
         self.add_reset(presets)
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
@@ -78,14 +78,10 @@ class SCurveLesson(LessonPage):
             "The S-curve tab's auto-tune (its balanced criterion): the b × r ≤ k that weighs the false positives "
             "below t and the misses above t equally"
         )
-        tune = QHBoxLayout()
-        tune.addWidget(buddy("similar when J ≥ t =", self.cutoff))
-        tune.addWidget(self.cutoff)
-        tune.addSpacing(12)
-        tune.addWidget(buddy("with at most k =", self.k_box))
-        tune.addWidget(self.k_box)
+        tune = FlowLayout()
+        tune.addWidget(together(buddy("similar when J ≥ t =", self.cutoff), self.cutoff))
+        tune.addWidget(together(buddy("with at most k =", self.k_box), self.k_box))
         tune.addWidget(self.tune_button)
-        tune.addStretch(1)
         self.body.addLayout(controls)
         self.body.addLayout(tune)
         self.body.addLayout(presets)
@@ -114,6 +110,7 @@ class SCurveLesson(LessonPage):
         self.t_line = pg.InfiniteLine(angle=90, label="t = {value:.2f}", labelOpts={"position": 0.88})
         self.plot.addItem(self.t_line)
         self.plot.title_fn = self.export_title
+        self.plot.apply_font()
         self.body.addWidget(self.plot, 1)
         self.pairs_label = rich_label("")
         self.body.addWidget(self.pairs_label)

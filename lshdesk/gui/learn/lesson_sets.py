@@ -25,6 +25,7 @@ from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.chips import ChipGrid
 from lshdesk.gui.learn.common import LessonPage, buddy, esc, formula_box, rich_label
+from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.theme import ACCENT, TEAL_BG, keep_color, muted_html, span, text_on
 
 INTRO = (
@@ -85,11 +86,10 @@ class SetsLesson(LessonPage):
         self.run_button = QPushButton("Run MinHash + LSH")
         self.back_button = QPushButton("◂ Previous band")
         self.forward_button = QPushButton("Next band ▸")
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         for b in (self.run_button, self.back_button, self.forward_button):
             buttons.addWidget(b)
         self.add_reset(buttons)
-        buttons.addStretch(1)
         self.body.addLayout(buttons)
         self.table = QTableWidget(len(self.sets), t.DEMO_B)
         self.table.setAccessibleName("Signatures by band")

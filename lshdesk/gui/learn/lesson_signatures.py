@@ -20,6 +20,7 @@ from lshdesk.core.params import ShingleSpec, SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short
+from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.shingles import ShingleChoice
 from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
 
@@ -82,8 +83,7 @@ class SignaturesLesson(LessonPage):
         self.shingles = ShingleChoice()
         self.body.addWidget(self.shingles)
         self.tries = QWidget()
-        tries = QHBoxLayout(self.tries)
-        tries.setContentsMargins(0, 0, 0, 0)
+        tries = FlowLayout(self.tries)
         tries.addWidget(QLabel("Try:"))
         for label, a, b in (
             ("the paraphrase 0 – 1", 0, 1),
@@ -93,10 +93,9 @@ class SignaturesLesson(LessonPage):
             button = QPushButton(label)
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
-        tries.addStretch(1)
+        self.add_reset(tries)
         row = QHBoxLayout()
         row.addWidget(self.tries, 1)
-        self.add_reset(row)
         self.body.addLayout(row)
         self.words = rich_label("")
         self.body.addWidget(self.words)

@@ -17,6 +17,7 @@ from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
+from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.tables import fit_rows, lesson_table, table_item
 from lshdesk.gui.theme import AMBER_BG, TEAL_BG, span
 
@@ -42,6 +43,8 @@ class StepLesson(LessonPage):
         super().__init__("5 · Step through a signature", INTRO, parent)
         self.sample = QComboBox()
         self.sample.addItems([f"{i}: {s}" for i, s in enumerate(t.SENTENCES)])
+        self.sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.sample.setMinimumContentsLength(16)
         self.text = QLineEdit(t.SENTENCES[0])
         self.text.setPlaceholderText("Type any sentence")
         self.text.setAccessibleName("Sentence to sign")
@@ -68,10 +71,9 @@ class StepLesson(LessonPage):
         self.next_button = QPushButton("Next word ▸")
         self.function_button = QPushButton("Next hash function ▸▸")
         self.end_button = QPushButton("To the end ▸|")
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
             buttons.addWidget(b)
-        buttons.addStretch(1)
         self.add_reset(buttons)
         self.body.addLayout(buttons)
         self.explain = formula_box("")

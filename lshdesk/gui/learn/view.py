@@ -1,9 +1,20 @@
-"""The Learn view: a list of lessons and experiments on the left, one page each on the right."""
+"""The Learn view: a list of lessons and experiments on the left, one page each on the right; presentation mode."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListWidget, QListWidgetItem, QStackedWidget, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lshdesk.gui.learn.common import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
@@ -30,11 +41,22 @@ class _PageList(QListWidget):
         return self.model().index(row, 0)
 
 
+ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these
+PRESENTATION_PT = 14.0  # presentation mode zooms the text to at least this size (a projector at the back of a room)
+
+
 class LearnView(QWidget):
-    """Lessons 1 to 5 and the two experiments; works offline with no files loaded."""
+    """Lessons 1 to 5 and the two experiments; works offline with no files loaded. Presentation mode (F11): full
+    screen, everything in the lesson zoomed (Ctrl+= / Ctrl+- / Ctrl+0), the lesson list included."""
+
+    presentation_changed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.zoom = 1.0
+        self.presenting = False
+        self._base_pt = self.font().pointSizeF()
+        self._window_state = Qt.WindowState.WindowNoState
         self.source = CorpusSource(self)
         self.sets = SetsLesson()
         self.signatures = SignaturesLesson(self.source)
@@ -46,7 +68,6 @@ class LearnView(QWidget):
         self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
         self.list = _PageList()
         self.list.setAccessibleName("Lessons")
-        self.list.setFixedWidth(205)
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
         titles = [
@@ -70,12 +91,108 @@ class LearnView(QWidget):
             else:
                 item.setData(Qt.ItemDataRole.UserRole, self.stack.addWidget(page))
             self.list.addItem(item)
+        self._actions()
+        self.side = QWidget()
+        side = QVBoxLayout(self.side)
+        side.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.list, 1)
+        zoom = QHBoxLayout()
+        zoom.setContentsMargins(0, 0, 0, 0)
+        zoom.setSpacing(2)
+        for action in (self.zoom_out_action, self.zoom_in_action, self.presentation_action):
+            button = QPushButton(action.iconText())
+            button.setToolTip(action.toolTip())
+            button.setCheckable(action.isCheckable())
+            button.clicked.connect(action.trigger)
+            action.toggled.connect(button.setChecked)
+            zoom.addWidget(button, 1 if action is self.presentation_action else 0)
+        side.addLayout(zoom)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.list)
+        lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
         self.list.currentItemChanged.connect(self._show)
         self.list.setCurrentRow(1)
+        self._fit_list()
+
+    # --- presentation mode ----------------------------------------------------------------------------------------
+    def _actions(self) -> None:
+        def action(text: str, short: str, keys: list[str], tip: str) -> QAction:
+            a = QAction(text, self)
+            a.setIconText(short)
+            a.setShortcuts([QKeySequence(k) for k in keys])
+            a.setToolTip(tip)
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.addAction(a)
+            return a
+
+        self.presentation_action = action(
+            "&Presentation mode", "Present", ["F11"], "Full screen with the lesson zoomed for a projector (F11)"
+        )
+        self.presentation_action.setCheckable(True)
+        self.presentation_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.zoom_in_action = action("Zoom &in", "A+", ["Ctrl+=", "Ctrl++"], "Larger text, tables and plots (Ctrl+=)")
+        self.zoom_out_action = action("Zoom &out", "A−", ["Ctrl+-"], "Smaller text, tables and plots (Ctrl+-)")
+        self.zoom_reset_action = action("&Actual size", "A", ["Ctrl+0"], "Back to the normal size (Ctrl+0)")
+        self.presentation_action.toggled.connect(self.set_presentation)
+        self.zoom_in_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(+1)))
+        self.zoom_out_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(-1)))
+        self.zoom_reset_action.triggered.connect(
+            lambda: self.set_zoom(self._presentation_zoom() if self.presenting else 1.0)
+        )
+
+    def _next_zoom(self, step: int) -> float:
+        later = [z for z in ZOOMS if (z > self.zoom + 1e-9 if step > 0 else z < self.zoom - 1e-9)]
+        return (min(later) if step > 0 else max(later)) if later else self.zoom
+
+    def set_zoom(self, zoom: float) -> None:
+        """Scale everything in the view (text, tables, plots with their axes and legends, the lesson list)."""
+        self.zoom = zoom
+        font = QFont(self.font())
+        font.setPointSizeF(self._base_pt * zoom)
+        self.setFont(font)
+        for w in self.findChildren(QWidget):  # a widget with a style sheet does not take its parent's font
+            if w.styleSheet():
+                w.setFont(font)
+        self._fit_list()
+
+    def set_presentation(self, on: bool) -> None:
+        """Full screen on the Learn view, zoomed for a projector; off restores the window and the size."""
+        if on == self.presenting:
+            return
+        self.presenting = on
+        self.presentation_action.setChecked(on)
+        window = self.window()
+        if on:
+            for tabs in self._ancestors(QTabWidget):
+                tabs.setCurrentIndex(
+                    next(i for i in range(tabs.count()) if tabs.widget(i).isAncestorOf(self) or tabs.widget(i) is self)
+                )
+            self._window_state = window.windowState()
+            if window is not self:
+                window.setWindowState(self._window_state | Qt.WindowState.WindowFullScreen)
+        elif window is not self:
+            window.setWindowState(self._window_state)
+        self.set_zoom(max(self.zoom, self._presentation_zoom()) if on else 1.0)
+        self.presentation_changed.emit(on)
+
+    def _presentation_zoom(self) -> float:
+        return max(1.0, PRESENTATION_PT / self._base_pt) if self._base_pt > 0 else 1.0
+
+    def _ancestors(self, kind: type) -> list:
+        out, w = [], self.parentWidget()
+        while w is not None:
+            if isinstance(w, kind):
+                out.append(w)
+            w = w.parentWidget()
+        return out
+
+    def _fit_list(self) -> None:
+        """The lesson list as wide as its longest title in the current font (no clipped titles at any size)."""
+        fm = self.list.fontMetrics()
+        widest = max(fm.horizontalAdvance(self.list.item(r).text()) for r in range(self.list.count()))
+        buttons = self.side.layout().itemAt(1).layout().minimumSize().width()
+        self.side.setFixedWidth(max(widest + 2 * fm.averageCharWidth() + 24, buttons))
 
     def _show(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.ItemDataRole.UserRole) is not None:
