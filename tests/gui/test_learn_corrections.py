@@ -225,3 +225,19 @@ def test_presentation_mode_from_the_view_menu_zooms_everything(window, qtbot):
     assert learn.scurve.intro.font().pointSizeF() < after[0]
     learn.presentation_action.trigger()
     assert not window.isFullScreen() and learn.scurve.intro.font().pointSizeF() == pytest.approx(before[0])
+
+
+def test_exercises_hide_their_answers_until_asked(view, qtbot):
+    for page in (view.sets, view.signatures, view.banding, view.scurve, view.step):
+        assert len(page.exercises.exercises) == 3
+        assert all(a.isHidden() for a in page.exercises.answers)
+    box = view.sets.exercises
+    view.show_page(view.sets)
+    box.replies[0].setText("3/7")
+    qtbot.mouseClick(box.buttons[0], Qt.MouseButton.LeftButton)
+    assert box.answers[0].isVisible() and "✓" in box.answers[0].text()
+    box.replies[1].setText("0.2")
+    qtbot.mouseClick(box.buttons[1], Qt.MouseButton.LeftButton)
+    assert "✗" in box.answers[1].text() and box.exercises[1].answer.split(" = ")[-1] in box.answers[1].text()
+    qtbot.mouseClick(box.buttons[0], Qt.MouseButton.LeftButton)
+    assert box.answers[0].isHidden()

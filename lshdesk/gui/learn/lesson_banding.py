@@ -22,6 +22,7 @@ from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.gui.learn.common import (
     MAX_LESSON_DOCS,
     CorpusSource,
@@ -35,6 +36,7 @@ from lshdesk.gui.learn.common import (
     sentences_note,
     short,
 )
+from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.learn.tables import fit_rows
 from lshdesk.gui.signatures.model import row_letter
@@ -102,6 +104,8 @@ class BandingLesson(LessonPage):
         middle.addWidget(self.pairs, 0)
         self.body.addLayout(middle, 1)
         self.body.addWidget(self.grid)
+        self.exercises = ExerciseBox(lesson_exercises(3))
+        self.body.addWidget(self.exercises)
 
         self.seed.valueChanged.connect(self.recompute)
         self.cutoff.valueChanged.connect(self.update_scheme)

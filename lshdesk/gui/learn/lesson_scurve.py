@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSlider, QSpinBo
 from lshdesk.core.humanize import scheme_text
 from lshdesk.core.scurve import optimal_banding, probability, threshold
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.core.teaching.figures import prob_text, to_fixed
 from lshdesk.gui.learn.common import (
     MAX_LESSON_DOCS,
@@ -21,6 +22,7 @@ from lshdesk.gui.learn.common import (
     formula_box,
     rich_label,
 )
+from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.plots.export import choose_and_export
 from lshdesk.gui.theme import ACCENT, TEAL, Tone, keep_color, plot_colors
@@ -114,6 +116,8 @@ class SCurveLesson(LessonPage):
         self.body.addWidget(self.plot, 1)
         self.pairs_label = rich_label("")
         self.body.addWidget(self.pairs_label)
+        self.exercises = ExerciseBox(lesson_exercises(4))
+        self.body.addWidget(self.exercises)
         self.export_button.clicked.connect(
             lambda: choose_and_export(self, self.plot.export, "s_curve_lesson", "Export the plot")
         )

@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
 from lshdesk.core.scurve import probability
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.chips import ChipGrid
 from lshdesk.gui.learn.common import LessonPage, buddy, esc, formula_box, rich_label
+from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.theme import ACCENT, TEAL_BG, keep_color, muted_html, span, text_on
 
@@ -114,6 +116,8 @@ class SetsLesson(LessonPage):
         self._caption()
         for w in (self.caption, self.table, self.buckets_label, self.status, self.estimate_label):
             self.body.addWidget(w)
+        self.exercises = ExerciseBox(lesson_exercises(1))
+        self.body.addWidget(self.exercises)
         self.body.addStretch(1)
         self.grid.toggled.connect(self.toggle)
         self.own.textChanged.connect(self._rename)

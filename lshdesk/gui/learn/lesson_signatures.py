@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.params import ShingleSpec, SignatureParams
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box, lesson_grid, rich_label, short
+from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.shingles import ShingleChoice
 from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
@@ -105,6 +107,8 @@ class SignaturesLesson(LessonPage):
         self.body.addWidget(self.why)
         self.grid = lesson_grid(230)
         self.body.addWidget(self.grid, 1)
+        self.exercises = ExerciseBox(lesson_exercises(2))
+        self.body.addWidget(self.exercises)
 
         for box in (self.doc_a, self.doc_b):
             box.currentIndexChanged.connect(self.update_pair)

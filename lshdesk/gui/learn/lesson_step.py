@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (
 from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
+from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
+from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.tables import fit_rows, lesson_table, table_item
 from lshdesk.gui.theme import AMBER_BG, TEAL_BG, span
@@ -96,6 +98,8 @@ class StepLesson(LessonPage):
         self.body.addWidget(self.key)
         self.note = QLabel()
         self.body.addWidget(self.note)
+        self.exercises = ExerciseBox(lesson_exercises(5))
+        self.body.addWidget(self.exercises)
 
         self.sample.currentIndexChanged.connect(lambda i: self.text.setText(t.SENTENCES[i]))
         self.text.textChanged.connect(self.restart)

@@ -1,0 +1,63 @@
+"""A lesson's exercises: the student types an answer, then reveals the worked one (numbers are checked)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
+
+from lshdesk.core.teaching.exercises import Exercise
+from lshdesk.gui.learn.common import esc, rich_label
+from lshdesk.gui.theme import ERROR, TEAL, colored
+
+
+class ExerciseBox(QGroupBox):
+    """Each exercise: its question, a field for the student's answer, and 'Show answer' (hidden until pressed)."""
+
+    def __init__(self, exercises: list[Exercise], parent: QWidget | None = None) -> None:
+        super().__init__("Exercises", parent)
+        self.exercises = exercises
+        self.replies: list[QLineEdit] = []
+        self.buttons: list[QPushButton] = []
+        self.answers: list[QLabel] = []
+        grid = QGridLayout(self)
+        for i, ex in enumerate(exercises):
+            question = rich_label(f"<b>{i + 1}.</b> {esc(ex.question)}")
+            reply = QLineEdit()
+            reply.setPlaceholderText("Your answer")
+            reply.setAccessibleName(f"Your answer to exercise {i + 1}")
+            button = QPushButton("Show answer")
+            button.setCheckable(True)
+            answer = rich_label("")
+            answer.hide()
+            button.toggled.connect(lambda on, i=i: self.reveal(i, on))
+            grid.addWidget(question, 3 * i, 0, 1, 2)
+            grid.addWidget(reply, 3 * i + 1, 0)
+            grid.addWidget(button, 3 * i + 1, 1)
+            grid.addWidget(answer, 3 * i + 2, 0, 1, 2)
+            self.replies.append(reply)
+            self.buttons.append(button)
+            self.answers.append(answer)
+        grid.setColumnStretch(0, 1)
+
+    def reveal(self, i: int, on: bool = True) -> None:
+        """Show (or hide again) exercise i's answer, with a verdict on the student's number where there is one."""
+        ex, label = self.exercises[i], self.answers[i]
+        self.buttons[i].setChecked(on)
+        self.buttons[i].setText("Hide answer" if on else "Show answer")
+        if not on:
+            label.hide()
+            return
+        verdict = ex.check(self.replies[i].text())
+        mark = (
+            ""
+            if verdict is None
+            else colored("✓ right. ", TEAL, True)
+            if verdict
+            else colored("✗ not quite. ", ERROR, True)
+        )
+        label.setText(mark + esc(ex.answer))
+        label.show()
+
+    def reset(self) -> None:
+        for i, reply in enumerate(self.replies):
+            reply.clear()
+            self.reveal(i, False)
