@@ -241,3 +241,26 @@ def test_exercises_hide_their_answers_until_asked(view, qtbot):
     assert "✗" in box.answers[1].text() and box.exercises[1].answer.split(" = ")[-1] in box.answers[1].text()
     qtbot.mouseClick(box.buttons[0], Qt.MouseButton.LeftButton)
     assert box.answers[0].isHidden()
+
+
+def test_lessons_export_their_figures_with_title_and_parameters(view, qtbot, tmp_path):
+    from PySide6.QtGui import QImage
+
+    sets = view.sets
+    sets.step_home()
+    sets.export(str(tmp_path / "demo.svg"))
+    svg = (tmp_path / "demo.svg").read_text(encoding="utf-8")
+    assert "10 bands × 2 rows, bands B0–B0" in svg and "S3 = {hat, cup, pen, key, box}" in svg
+    sets.export(str(tmp_path / "demo.png"))
+    image = QImage(str(tmp_path / "demo.png"))
+    assert image.height() > 2 * sets.table.height()  # the table at scale 2 plus the title line
+    step = view.step
+    step.k.setValue(5)
+    step.next_function()
+    step.export(str(tmp_path / "step.svg"))
+    assert "seed 12345, k = 5): hash function h0, 12 of 12 words" in (tmp_path / "step.svg").read_text(encoding="utf-8")
+    scurve = view.scurve
+    scurve.set_scheme(20, 5)
+    scurve.plot.export(str(tmp_path / "s.svg"))
+    text = (tmp_path / "s.svg").read_text(encoding="utf-8")
+    assert "20 bands × 5 rows, k = 100, t = 0.50, steepest ≈ 0.549" in text

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.theme import SET_COLORS, Tone, is_dark, keep_color, keep_style
 
 FOCUS = Tone("#d35400", "#ffb74d")  # the keyboard focus ring: stands out on pale and on strong chips
@@ -22,6 +25,13 @@ def chip_css() -> str:
         f"QPushButton:checked {{ background:{on_bg}; color:{on_text}; border-color:{on_border}; }}"
         f"QPushButton:focus {{ border:2px solid {FOCUS.name()}; padding:1px 5px; }}"
     )
+
+
+def parse_words(text: str) -> list[str]:
+    """The students' own words (spaces or commas between), distinct, at most 20; the article's fill the rest."""
+    own = list(dict.fromkeys(w for w in re.split(r"[\s,;]+", text.strip().lower()) if w))[: len(t.UNIVERSE)]
+    rest = [w for w in t.UNIVERSE if w not in own]
+    return own + rest[: len(t.UNIVERSE) - len(own)]
 
 
 class ChipGrid(QWidget):

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import math
-import re
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QBoxLayout,
     QHBoxLayout,
-    QHeaderView,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QWidget,
 )
@@ -24,10 +20,12 @@ from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
-from lshdesk.gui.learn.chips import ChipGrid
+from lshdesk.gui.learn.chips import ChipGrid, parse_words
 from lshdesk.gui.learn.common import LessonPage, buddy, esc, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
+from lshdesk.gui.learn.tables import band_table
+from lshdesk.gui.plots.export import choose_and_export, export_widget
 from lshdesk.gui.theme import ACCENT, TEAL_BG, keep_color, muted_html, span, text_on
 
 INTRO = (
@@ -52,13 +50,6 @@ HOW = (
     "then step band by band (← → or Home)."
 )
 ROW_HEIGHT_LINES = 2.6  # a cell holds two values: its height in lines of the current font
-
-
-def parse_words(text: str) -> list[str]:
-    """The students' own words (spaces or commas between), distinct, at most 20; the article's fill the rest."""
-    own = list(dict.fromkeys(w for w in re.split(r"[\s,;]+", text.strip().lower()) if w))[: len(t.UNIVERSE)]
-    rest = [w for w in t.UNIVERSE if w not in own]
-    return own + rest[: len(t.UNIVERSE) - len(own)]
 
 
 class SetsLesson(LessonPage):
@@ -92,22 +83,14 @@ class SetsLesson(LessonPage):
         for b in (self.run_button, self.back_button, self.forward_button):
             buttons.addWidget(b)
         self.add_reset(buttons)
+        self.export_button = QPushButton("Export figure…")
+        self.export_button.setToolTip("Save the signatures by band as PNG or SVG, titled with the sets")
+        self.export_button.clicked.connect(
+            lambda: choose_and_export(self, self.export, "article_demo_bands", "Export the figure")
+        )
+        buttons.addWidget(self.export_button)
         self.body.addLayout(buttons)
-        self.table = QTableWidget(len(self.sets), t.DEMO_B)
-        self.table.setAccessibleName("Signatures by band")
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setVerticalHeaderLabels([f"S{i + 1}" for i in range(len(self.sets))])
-        self.table.setHorizontalHeaderLabels([f"B{b}\nh{b * t.DEMO_R}, h{b * t.DEMO_R + 1}" for b in range(t.DEMO_B)])
-        a, b = t.demo_constants()
-        for band in range(t.DEMO_B):
-            i0, i1 = band * t.DEMO_R, band * t.DEMO_R + 1
-            self.table.horizontalHeaderItem(band).setToolTip(
-                f"Band B{band}, slots {i0} and {i1}:\nh{i0}(x) = ({a[i0]}·x + {b[i0]}) mod {t.DEMO_P}\n"
-                f"h{i1}(x) = ({a[i1]}·x + {b[i1]}) mod {t.DEMO_P}"
-            )
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setMinimumSectionSize(20)
+        self.table = band_table(len(self.sets))
         self.buckets_label = rich_label("")
         self.estimate_label = formula_box("")
         self.status = rich_label("")
@@ -188,6 +171,16 @@ class SetsLesson(LessonPage):
         self.result = t.run_demo([[t.UNIVERSE[x] for x in sorted(s)] for s in self.sets])
         self.shown = t.DEMO_B
         self._show_result()
+
+    def export(self, path: str) -> None:
+        """The table as shown (the bands stepped to so far) under a title naming the sets and the scheme."""
+        if self.result is None:
+            self.run()
+        sets = "; ".join(
+            f"S{i + 1} = {{{', '.join(self.words[x] for x in sorted(s))}}}" for i, s in enumerate(self.sets)
+        )
+        title = f"Article demo, K = {t.DEMO_K}, {t.DEMO_B} bands × {t.DEMO_R} rows, bands B0–B{self.shown - 1}: {sets}"
+        export_widget(self.table, path, title)
 
     def step_forward(self) -> None:
         if self.result is None:

@@ -20,7 +20,9 @@ from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
+from lshdesk.gui.learn.step_text import explanation
 from lshdesk.gui.learn.tables import fit_rows, lesson_table, table_item
+from lshdesk.gui.plots.export import choose_and_export, export_widget
 from lshdesk.gui.theme import AMBER_BG, TEAL_BG, span
 
 INTRO = (
@@ -77,6 +79,12 @@ class StepLesson(LessonPage):
         for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
             buttons.addWidget(b)
         self.add_reset(buttons)
+        self.export_button = QPushButton("Export figure…")
+        self.export_button.setToolTip("Save both tables as PNG or SVG, titled with the sentence, seed, k and step")
+        self.export_button.clicked.connect(
+            lambda: choose_and_export(self, self.export, "signature_step", "Export the figure")
+        )
+        buttons.addWidget(self.export_button)
         self.body.addLayout(buttons)
         self.explain = formula_box("")
         self.body.addWidget(self.explain)
@@ -90,10 +98,12 @@ class StepLesson(LessonPage):
         right = QVBoxLayout()
         right.addWidget(rich_label("<b>The signature</b> so far (one slot per hash function)"))
         right.addWidget(self.signature_table, 1)
-        tables = QHBoxLayout()
+        self.figure = QWidget()
+        tables = QHBoxLayout(self.figure)
+        tables.setContentsMargins(0, 0, 0, 0)
         tables.addLayout(left, 3)
         tables.addLayout(right, 2)
-        self.body.addLayout(tables, 1)
+        self.body.addWidget(self.figure, 1)
         self.key = rich_label("")
         self.body.addWidget(self.key)
         self.note = QLabel()
@@ -142,6 +152,14 @@ class StepLesson(LessonPage):
         for w in (self.sample, self.text, self.seed, self.k):
             w.blockSignals(False)
         self.restart()
+
+    def export(self, path: str) -> None:
+        """Both tables as shown, under a title with the sentence, the seed, k and the step reached."""
+        title = (
+            f"Signing “{self.text.text()}” (article family, seed {self.seed.value()}, k = {self.st.k}): "
+            f"hash function h{self.fn}, {self.seen} of {len(self.st.shingles)} words seen"
+        )
+        export_widget(self.figure, path, title)
 
     def step_forward(self) -> None:
         self.next_word()
@@ -250,36 +268,7 @@ class StepLesson(LessonPage):
             self.signature_table.setItem(slot, 1, table_item("" if v is None else f"{v:,}", current, bg))
             self.signature_table.setItem(slot, 2, table_item(who, False, bg, left=True))
         self.signature_table.scrollToItem(self.signature_table.item(i, 0))
-        self.explain.setText(self._explanation())
+        self.explain.setText(explanation(self.st, self.fn, self.seen))
         for button in (self.next_button, self.function_button, self.end_button):
             button.setEnabled(not self.done)
         self.back_button.setEnabled(self.seen > 0)
-
-    def _explanation(self) -> str:
-        st, i, seen, n = self.st, self.fn, self.seen, len(self.st.shingles)
-        if n == 0:
-            return "This sentence has no words: its signature is ∞ in every slot, and it matches nothing."
-        if seen == 0:
-            return (
-                f"Ready: {n} distinct words, {st.k} hash functions. Press <i>Next word</i> to compute "
-                f"h<sub>0</sub> of the first word."
-            )
-        s = seen - 1
-        w, x, v = st.shingles[s], int(st.x[s]), int(st.values[s, i])
-        text = (
-            f"h<sub>{i}</sub>(“{w}”) = ({int(st.a[i]):,} × {x:,} + {int(st.b[i]):,}) mod {ARTICLE_PRIME:,} "
-            f"= <b>{v:,}</b>. "
-        )
-        if s == 0:
-            text += "It is the first word, so it is the smallest so far."
-        elif st.holder(s, i) == s:
-            text += f"Smaller than {int(st.running_min[s - 1, i]):,}: it becomes the new minimum."
-        else:
-            text += f"Not smaller than {int(st.running_min[s - 1, i]):,} (from “{st.shingles[st.holder(s, i)]}”): no change."
-        if seen == n:
-            text += (
-                f" All words seen: slot {i} = <b>{int(st.running_min[n - 1, i]):,}</b>, "
-                f"given by “{st.shingles[st.holder(n - 1, i)]}”."
-            )
-            text += " The signature is complete." if i == st.k - 1 else " Next: hash function " + str(i + 1) + "."
-        return text

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
+from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.theme import Tone, text_on
 
 
@@ -43,3 +44,24 @@ def lesson_table(headers: list[str], name: str) -> QTableWidget:
 def fit_rows(table: QTableWidget, lines: float = 1.0) -> None:
     """Rows ``lines`` text lines tall (plus padding) in the table's current font: call again when the font changes."""
     table.verticalHeader().setDefaultSectionSize(int(lines * table.fontMetrics().height()) + 6)
+
+
+def band_table(n_sets: int) -> QTableWidget:
+    """Lesson 1's table: a row per set, a column per band of the article's demo (its two hash functions in the
+    header, their constants in its tooltip)."""
+    table = QTableWidget(n_sets, t.DEMO_B)
+    table.setAccessibleName("Signatures by band")
+    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setVerticalHeaderLabels([f"S{i + 1}" for i in range(n_sets)])
+    table.setHorizontalHeaderLabels([f"B{b}\nh{b * t.DEMO_R}, h{b * t.DEMO_R + 1}" for b in range(t.DEMO_B)])
+    a, b = t.demo_constants()
+    for band in range(t.DEMO_B):
+        i0, i1 = band * t.DEMO_R, band * t.DEMO_R + 1
+        table.horizontalHeaderItem(band).setToolTip(
+            f"Band B{band}, slots {i0} and {i1}:\nh{i0}(x) = ({a[i0]}·x + {b[i0]}) mod {t.DEMO_P}\n"
+            f"h{i1}(x) = ({a[i1]}·x + {b[i1]}) mod {t.DEMO_P}"
+        )
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    table.horizontalHeader().setMinimumSectionSize(20)
+    return table

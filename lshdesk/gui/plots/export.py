@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -103,3 +103,34 @@ def add_export_action(view: pg.GraphicsView, export: Callable[[str], None], name
     view.addAction(action)
     view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
     return action
+
+
+def export_widget(widget: QWidget, path: str, title: str, scale: float = 2.0) -> None:
+    """Save a widget as drawn (a lesson's table or tables) under a title line, as PNG (at ``scale``) or SVG."""
+    fm = widget.fontMetrics()
+    pad = fm.height() // 2
+    head = fm.boundingRect(0, 0, widget.width(), 10_000, Qt.TextFlag.TextWordWrap, title).height() + 2 * pad
+    w, h = widget.width(), widget.height() + head
+    background = widget.palette().color(widget.backgroundRole())
+    if path.lower().endswith(".svg"):
+        device = QSvgGenerator()
+        device.setFileName(path)
+        device.setResolution(widget.logicalDpiX())
+        device.setSize(QSize(w, h))
+        device.setViewBox(QRectF(0, 0, w, h))
+        device.setTitle(title)
+    else:
+        device = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
+        device.setDevicePixelRatio(scale)
+        device.fill(background)
+    painter = QPainter(device)
+    try:
+        painter.fillRect(QRectF(0, 0, w, h), background)
+        painter.setPen(widget.palette().color(widget.foregroundRole()))
+        painter.setFont(widget.font())
+        painter.drawText(QRectF(pad, pad, w - 2 * pad, head - pad), Qt.TextFlag.TextWordWrap, title)
+        widget.render(painter, QPoint(0, head))
+    finally:
+        painter.end()
+    if isinstance(device, QImage) and not device.save(path):
+        raise OSError(f"cannot write {path}")
