@@ -5,8 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-import pyqtgraph as pg
-from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -25,7 +24,6 @@ from lshdesk.core.shingling import tokenize
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.figures import percent_text, to_fixed
-from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import (
     ACCENT,
     ERROR,
@@ -33,8 +31,6 @@ from lshdesk.gui.theme import (
     blend,
     keep_color,
     keep_style,
-    plot_colors,
-    style_plot_item,
     watch_palette,
 )
 
@@ -233,77 +229,6 @@ def _box_css() -> str:
         f"QLabel {{ background:{blend(base, hl, 0.07).name()}; color:{p.color(QPalette.ColorRole.Text).name()}; "
         f"border:1px solid {blend(base, hl, 0.35).name()}; border-radius:6px; padding:6px 10px; }}"
     )
-
-
-class Plot(pg.PlotWidget):
-    """A lesson's plot in the palette's colours, whose size hint is modest so a page's text and controls fit above
-    it; right-click exports it as PNG or SVG."""
-
-    def __init__(self, height: int = 260, name: str = "plot", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._height = height
-        self.setMinimumHeight(height - 40)
-        self.showGrid(x=True, y=True, alpha=0.25)
-        self.name = name
-        self.setAccessibleName(name.replace("_", " ").capitalize() + " plot")
-        self.restyle()
-        self.apply_font()
-        watch_palette(self, self.restyle)
-        add_export_action(self, self.export, name, "Export the plot")
-
-    def addLegend(self, *args, **kwargs):
-        legend = self.getPlotItem().addLegend(*args, **kwargs)
-        self.restyle()
-        self.apply_font()
-        return legend
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == event.Type.FontChange:
-            self.apply_font()
-
-    def apply_font(self) -> None:
-        """Axes (ticks and titles), the legend and text items in the widget's font size (zoom, a 16 pt desktop)."""
-        font = self.font()
-        pt = f"{font.pointSizeF():g}pt"
-        item = self.getPlotItem()
-        for name in ("bottom", "left"):
-            axis = item.getAxis(name)
-            axis.setStyle(tickFont=font)
-            axis.labelStyle = {**axis.labelStyle, "font-size": pt}
-            axis._updateLabel()
-        if item.legend is not None:
-            item.legend.setLabelTextSize(pt)
-            for _, label in item.legend.items:
-                label.setText(label.text)  # setLabelTextSize alone does not redraw the labels
-            item.legend.updateSize()
-        for it in self.scene().items():
-            if isinstance(it, pg.TextItem):
-                it.setFont(font)
-
-    def restyle(self) -> None:
-        if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
-            return
-        c = plot_colors()
-        self.setBackground(c.background)
-        style_plot_item(self.getPlotItem(), c)
-
-    title_fn: Callable[[], str] | None = None  # the page's title with its parameters, drawn on exported plots
-
-    def export(self, path: str) -> None:
-        """Save the plot as PNG or SVG (by the extension), titled with what it shows and its parameters."""
-        title = self.title_fn() if self.title_fn is not None else self.name.replace("_", " ")
-        item = self.getPlotItem()
-        item.setTitle(esc(title), color=plot_colors().text.name(), size=f"{max(self.font().pointSizeF(), 8):g}pt")
-        item.layout.activate()
-        try:
-            export_plot(self, path, title, f"lshdesk: {title}")
-        finally:
-            item.setTitle(None)
-            item.layout.activate()
-
-    def sizeHint(self) -> QSize:
-        return QSize(600, self._height)
 
 
 def lesson_grid(min_height: int = 220):

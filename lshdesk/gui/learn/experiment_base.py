@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.teaching import lessons as t
-from lshdesk.gui.learn.common import CorpusSource, LessonPage, Plot, buddy, rich_label
+from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
 from lshdesk.gui.learn.flow import FlowLayout, together
+from lshdesk.gui.learn.lesson_plot import Plot
 from lshdesk.gui.plots.export import choose_path
 from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import WorkerSlot

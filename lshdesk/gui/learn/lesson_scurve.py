@@ -16,7 +16,6 @@ from lshdesk.gui.learn.common import (
     MAX_LESSON_DOCS,
     CorpusSource,
     LessonPage,
-    Plot,
     buddy,
     cutoff_box,
     formula_box,
@@ -24,6 +23,7 @@ from lshdesk.gui.learn.common import (
 )
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout, together
+from lshdesk.gui.learn.lesson_plot import Plot
 from lshdesk.gui.plots.export import choose_and_export
 from lshdesk.gui.theme import ACCENT, TEAL, Tone, keep_color, plot_colors
 
