@@ -155,9 +155,9 @@ def test_lessons_work_from_the_keyboard(qtbot):
         lst.setCurrentRow(1)
         chip = view.sets.chips[0]["ant"]
         chip.setFocus()
-        assert "ant" not in view.sets.sets[0]
+        assert "ant" not in view.sets.words_of(0)
         qtbot.keyClick(chip, Qt.Key.Key_Space)
-        assert "ant" in view.sets.sets[0] and spoken_name(chip) == "ant in S1"
+        assert "ant" in view.sets.words_of(0) and spoken_name(chip) == "ant in S1"
         page = view.sweep  # an experiment's own option sits between the seeds and Run, as laid out
         lst.setCurrentRow(8)
         cycle = tab_cycle(qtbot, page.seeds)

@@ -91,6 +91,7 @@ class LessonPage(QScrollArea):
         self.body.setSpacing(8)
         self.title = QLabel(f"<h2 style='margin:0'>{esc(title)}</h2>")
         self.title.setAccessibleName(title)
+        self.title.setWordWrap(True)  # a long title wraps at a large font rather than widening the page
         keep_color(self.title, ACCENT)
         self.intro = rich_label(intro_html)
         self.body.addWidget(self.title)

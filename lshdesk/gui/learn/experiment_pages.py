@@ -135,14 +135,13 @@ class BandingPage(ExperimentPage):
         QWidget.setTabOrder(self.seeds, self.cutoff)  # in the order they are laid out
         QWidget.setTabOrder(self.cutoff, self.run_button)
         p = self.plot
-        p.setLabel("left", "share of pairs that became candidates")
+        p.setLabel("left", "share made candidates")
         p.getAxis("bottom").setTicks(
             [[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]]
         )
         p.setXRange(-0.6, 2.6, padding=0)
-        p.setYRange(0, 1.25, padding=0)
+        self._legend_rows()
         p.getAxis("left").setTicks([[(v / 10, f"{10 * v}%") for v in range(0, 11, 2)]])
-        p.plotItem.legend.setColumnCount(4)
         p.setMouseEnabled(x=False, y=False)
         w = self.WIDTH
         self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=RECALL, name="recall")
@@ -170,6 +169,17 @@ class BandingPage(ExperimentPage):
     def restyle(self) -> None:
         self._colors()
         super().restyle()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "labels"):
+            self._legend_rows()
+
+    def _legend_rows(self) -> None:
+        """The legend on one line at a normal font, on two at a large one; the plot leaves room above the bars."""
+        big = self.font().pointSizeF() >= 12
+        self.plot.plotItem.legend.setColumnCount(2 if big else 4)
+        self.plot.setYRange(0, 1.45 if big else 1.25, padding=0)
 
     def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
         cutoff, self.spec = self.cutoff.value(), spec

@@ -89,6 +89,7 @@ class SCurveLesson(LessonPage):
         self.body.addLayout(presets)
         self.formula = formula_box("")
         self.threshold_label = QLabel()
+        self.threshold_label.setWordWrap(True)
         keep_color(self.threshold_label, ACCENT, "font-weight:600")
         self.body.addWidget(self.formula)
         self.body.addWidget(self.threshold_label)

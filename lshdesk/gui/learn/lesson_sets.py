@@ -286,6 +286,10 @@ class SetsLesson(LessonPage):
         self.forward_button.setEnabled(True)
         self.status.setText(message)
 
+    def words_of(self, i: int) -> set[str]:
+        """The words now in set i, by their chips' names (for tests and screen readers)."""
+        return {self.words[x] for x in self.sets[i]}
+
     def jaccard_values(self) -> dict[tuple[int, int], float]:
         """The exact similarities the page shows, by pair of set indices (for tests and screen readers)."""
         return {(i, j): t.jaccard(self.sets[i], self.sets[j]) for i, j in ((0, 1), (0, 2), (1, 2))}
