@@ -43,12 +43,14 @@ def plots(qtbot):
     assert learn.shutdown()
 
 
-def _check_files(png, svg, view) -> None:
+def _check_files(png, svg, view, headed: bool = False) -> None:
+    """The PNG at twice the plot's on-screen size (taller by a heading line when the plot is exported with one)."""
     image = QImage(str(png))
     assert not image.isNull() and png.stat().st_size > 1000
     item = view.ci if hasattr(view, "ci") else view.getPlotItem()
     rect = item.sceneBoundingRect()
-    assert (image.width(), image.height()) == (2 * int(rect.width()), 2 * int(rect.height()))
+    assert image.width() == 2 * int(rect.width())
+    assert image.height() > 2 * int(rect.height()) if headed else image.height() == 2 * int(rect.height())
     root = ElementTree.parse(svg).getroot()  # well-formed XML
     assert root.tag == SVG and svg.stat().st_size > 1000
     tags = [el.tag.rsplit("}", 1)[-1] for el in root.iter()]
@@ -60,7 +62,7 @@ def test_every_plot_exports_png_and_svg(plots, tmp_path):
         png, svg = tmp_path / f"{name}.png", tmp_path / f"{name}.svg"
         view.export(str(png))
         view.export(str(svg))
-        _check_files(png, svg, view)
+        _check_files(png, svg, view, headed=name.startswith(("lesson", "error", "recall")))  # the Learn plots
 
 
 def test_every_plot_has_the_export_menu_and_not_pyqtgraphs(plots, tmp_path, monkeypatch):
@@ -91,7 +93,8 @@ def test_experiment_and_lesson_buttons_export(qtbot, tmp_path, monkeypatch):
             page.export_plot_button.click()
             assert (tmp_path / f"sweep.{ext}").stat().st_size > 0
             assert page.status.text().startswith("Exported to")
-        _check_files(tmp_path / "sweep.png", tmp_path / "sweep.svg", page.plot)
+        _check_files(tmp_path / "sweep.png", tmp_path / "sweep.svg", page.plot, headed=True)
+        assert "3 seeds" in (tmp_path / "sweep.svg").read_text(encoding="utf-8")  # the heading: the run's parameters
         assert "strict 1 × 16" in (tmp_path / "sweep.svg").read_text(encoding="utf-8")  # the axis as drawn
         monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "lesson.svg"), ""))
         view.scurve.export_button.click()

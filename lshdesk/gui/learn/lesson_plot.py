@@ -8,7 +8,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QWidget
 
-from lshdesk.gui.learn.common import esc
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import plot_colors, style_plot_item, watch_palette
 
@@ -69,16 +68,9 @@ class Plot(pg.PlotWidget):
     title_fn: Callable[[], str] | None = None  # the page's title with its parameters, drawn on exported plots
 
     def export(self, path: str) -> None:
-        """Save the plot as PNG or SVG (by the extension), titled with what it shows and its parameters."""
+        """Save the plot as PNG or SVG (by the extension), headed with what it shows and its parameters."""
         title = self.title_fn() if self.title_fn is not None else self.name.replace("_", " ")
-        item = self.getPlotItem()
-        item.setTitle(esc(title), color=plot_colors().text.name(), size=f"{max(self.font().pointSizeF(), 8):g}pt")
-        item.layout.activate()
-        try:
-            export_plot(self, path, title, f"lshdesk: {title}")
-        finally:
-            item.setTitle(None)
-            item.layout.activate()
+        export_plot(self, path, title, f"lshdesk: {title}", heading=title)
 
     def sizeHint(self) -> QSize:
         return QSize(600, self._height)

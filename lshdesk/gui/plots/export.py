@@ -23,11 +23,22 @@ EXPORT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
 def export_item(
-    view: pg.GraphicsView, item, path: str, scale: float = 2.0, title: str = "", description: str = ""
+    view: pg.GraphicsView,
+    item,
+    path: str,
+    scale: float = 2.0,
+    title: str = "",
+    description: str = "",
+    heading: str = "",
 ) -> None:
-    """Save ``item`` (e.g. a GraphicsLayoutWidget's ``ci``) as SVG, or as PNG at ``scale`` x its on-screen size."""
+    """Save ``item`` (e.g. a GraphicsLayoutWidget's ``ci``) as SVG, or as PNG at ``scale`` x its on-screen size;
+    a ``heading`` (what the plot shows and its parameters) is written above it, the plot itself left as it is."""
     source = item.sceneBoundingRect()
-    w, h = int(source.width()), int(source.height())
+    w, plot_h = int(source.width()), int(source.height())
+    fm, pad = view.fontMetrics(), view.fontMetrics().height() // 2
+    flags = Qt.TextFlag.TextWordWrap
+    head = fm.boundingRect(0, 0, max(w - 2 * pad, 1), 10_000, flags, heading).height() + 2 * pad if heading else 0
+    h = plot_h + head
     background = (
         view.backgroundBrush().color() if view.backgroundBrush().style() != Qt.BrushStyle.NoBrush else QColor("white")
     )
@@ -43,7 +54,7 @@ def export_item(
         device = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
         device.setDevicePixelRatio(scale)
         device.fill(background)
-    target = QRectF(0, 0, w, h)
+    target = QRectF(0, head, w, plot_h)
     modes = pg.exporters.ImageExporter(item)  # only for its setExportMode over every painted item
     painter = QPainter(device)
     try:
@@ -51,7 +62,11 @@ def export_item(
         modes.setExportMode(
             True, {"antialias": True, "background": background, "painter": painter, "resolutionScale": 1.0}
         )
-        painter.fillRect(target, background)
+        painter.fillRect(QRectF(0, 0, w, h), background)
+        if heading:
+            painter.setPen(_ink(background))
+            painter.setFont(view.font())
+            painter.drawText(QRectF(pad, pad, w - 2 * pad, head - pad), flags, heading)
         view.scene().render(painter, target, source)
     finally:
         modes.setExportMode(False)
@@ -62,10 +77,17 @@ def export_item(
         raise OSError(f"cannot write {path}")
 
 
-def export_plot(view: pg.GraphicsView, path: str, title: str = "", description: str = "", scale: float = 2.0) -> None:
+def _ink(background: QColor) -> QColor:
+    """Black or white text, whichever reads on the plot's background."""
+    return QColor("#161616") if background.lightness() >= 128 else QColor("#f4f4f4")
+
+
+def export_plot(
+    view: pg.GraphicsView, path: str, title: str = "", description: str = "", scale: float = 2.0, heading: str = ""
+) -> None:
     """Save a PlotWidget's plot, or everything in a GraphicsLayoutWidget, as PNG or SVG (by the extension)."""
     item = view.ci if isinstance(view, pg.GraphicsLayoutWidget) else view.getPlotItem()
-    export_item(view, item, path, scale, title, description)
+    export_item(view, item, path, scale, title, description, heading)
 
 
 def choose_path(parent: QWidget, caption: str, name: str) -> str:
