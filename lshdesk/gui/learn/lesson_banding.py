@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -98,6 +99,7 @@ class BandingLesson(LessonPage):
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pairs.horizontalHeader().setStretchLastSection(True)
         self.pairs.setMinimumHeight(150)
+        self.pairs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it is as wide as its columns
         self.grid = lesson_grid(200)
         middle = QHBoxLayout()
         middle.addWidget(self.sentences, 1)
@@ -236,12 +238,10 @@ class BandingLesson(LessonPage):
     def _fit_pairs_width(self) -> None:
         """As wide as its columns in the current font, so the verdict never hides behind a scroll bar."""
         hh = self.pairs.horizontalHeader()
-        cols = sum(
-            max(self.pairs.sizeHintForColumn(c), hh.sectionSizeFromContents(c).width()) for c in range(hh.count())
-        )
-        self.pairs.setMinimumWidth(
-            cols + self.pairs.verticalScrollBar().sizeHint().width() + 2 * self.pairs.frameWidth()
-        )
+        cols = [max(self.pairs.sizeHintForColumn(c), hh.sectionSizeFromContents(c).width()) for c in range(hh.count())]
+        cols[-1] = max(cols[-1], self.pairs.fontMetrics().horizontalAdvance("false positive") + 16)
+        bar = self.pairs.verticalScrollBar().sizeHint().width()
+        self.pairs.setMinimumWidth(sum(cols) + bar + 2 * self.pairs.frameWidth() + 2)
 
     def verdict(self, p: int) -> str:
         return t.verdict(bool(self.outcome.candidate[p]), bool(self.outcome.similar[p]))
