@@ -5,11 +5,13 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# the helper modules (core_helpers, format_samples, gui_helpers) import by name from any test folder
-for _helpers in ("core", "core/corpus", "gui"):
+# the helper modules (core_helpers, format_samples, actions_corpus, gui_helpers) import by name from any test folder
+for _helpers in ("core", "core/corpus", "core/actions", "gui"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / _helpers))
 # the signature cache (platformdirs) goes to a throwaway folder, never the user's cache
 os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-cache-")
+# the action log (platformdirs) and the freedesktop trash (send2trash reads this at import) go to a throwaway folder
+os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-data-")
 
 import pytest  # noqa: E402
 

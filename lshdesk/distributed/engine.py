@@ -129,6 +129,7 @@ def _scan(
         np.array([f.root for f in kept], dtype=np.int64),
         np.array([f.size for f in kept], dtype=np.int64),
         n_tokens,
+        np.array([f.mtime_ns for f in kept], dtype=np.int64),
     )
     n = len(docs)
 

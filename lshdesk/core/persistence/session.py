@@ -62,9 +62,13 @@ def _pairs(prefix: str, a: dict[str, np.ndarray]) -> Pairs:
 
 
 def save_session(
-    path: str | Path, result: ScanResult, selection: tuple[int, ...] = (), folders: list[str] | None = None
+    path: str | Path,
+    result: ScanResult,
+    selection: tuple[int, ...] = (),
+    folders: list[str] | None = None,
+    marks: np.ndarray | None = None,
 ) -> None:
-    """Write a session file: the scan's parameters, documents, signatures, shingle sets, results and selection."""
+    """Write a session file: the scan's parameters, documents, signatures, shingle sets, results, selection, marks."""
     header = {
         "magic": MAGIC,
         "format_version": FORMAT_VERSION,
@@ -78,12 +82,14 @@ def save_session(
         "skipped": [{"path": s.path, "reason": s.reason} for s in result.skipped],
         "seconds": result.seconds,
         "selection": list(selection),
+        "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
     }
     groups = result.groups
     arrays = {
         "docs.root": result.docs.root,
         "docs.size": result.docs.size,
         "docs.n_tokens": result.docs.n_tokens,
+        **({"docs.mtime": result.docs.mtime} if result.docs.mtime is not None else {}),
         "signatures": result.signatures,
         "shingles.ids": result.shingles.ids,
         "shingles.offsets": result.shingles.offsets,
@@ -101,6 +107,29 @@ def save_session(
         z.writestr("header.json", json.dumps(header, ensure_ascii=False))
         z.writestr("arrays.npz", buf.getvalue())
     tmp.replace(path)  # never leave a half-written session under the real name
+
+
+def _mtime(a: dict[str, np.ndarray], n_docs: int) -> np.ndarray | None:
+    """The documents' modification times, if the session has them (sessions before marks do not)."""
+    m = a.get("docs.mtime")
+    if m is not None and (m.dtype != np.int64 or m.shape != (n_docs,)):
+        raise SessionError(f"the documents' dates have the wrong type or length ({m.dtype}, {m.shape})")
+    return m
+
+
+def load_marks(path: str | Path, n_docs: int) -> np.ndarray:
+    """The marked documents saved in a session (read from its header only), as booleans over ``n_docs``."""
+    marks = np.zeros(n_docs, dtype=bool)
+    try:
+        with zipfile.ZipFile(path) as z:
+            header = json.loads(z.read("header.json").decode("utf-8"))
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError) as e:
+        raise SessionError(f"{path} is not an lshdesk session or is damaged ({e})") from None
+    listed = header.get("marks", []) if isinstance(header, dict) else None
+    if not isinstance(listed, list) or not all(type(i) is int and 0 <= i < n_docs for i in listed):
+        raise SessionError(f"{path} is damaged: its marks are not document numbers below {n_docs}")
+    marks[listed] = True
+    return marks
 
 
 def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[str]]:
@@ -130,7 +159,12 @@ def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[st
             params=params_from_json(header["params"]),
             banding=Banding(**header["banding"]),
             docs=Documents(
-                list(header["paths"]), list(header["rel"]), a["docs.root"], a["docs.size"], a["docs.n_tokens"]
+                list(header["paths"]),
+                list(header["rel"]),
+                a["docs.root"],
+                a["docs.size"],
+                a["docs.n_tokens"],
+                _mtime(a, len(header["paths"])),
             ),
             skipped=[Skipped(s["path"], s["reason"]) for s in header["skipped"]],
             signatures=a["signatures"],

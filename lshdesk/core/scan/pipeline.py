@@ -56,6 +56,7 @@ class Documents:
     root: npt.NDArray[np.int64]
     size: npt.NDArray[np.int64]
     n_tokens: npt.NDArray[np.int64]
+    mtime: npt.NDArray[np.int64] | None = None  # modification times (ns) when listed; None from an older session
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -209,6 +210,7 @@ def scan(
         np.array([files.root[i] for i in kept], dtype=np.int64),
         np.array([files.size[i] for i in kept], dtype=np.int64),
         shingles.n_tokens,
+        np.array([files.mtime[i] for i in kept], dtype=np.int64),
     )
     del files
     yield Progress("banding", 0, 1, time.perf_counter() - t0)

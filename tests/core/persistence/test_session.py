@@ -117,3 +117,32 @@ def test_a_header_that_is_not_an_object_is_refused(result, tmp_path):
         z.writestr("arrays.npz", arrays)
     with pytest.raises(SessionError, match="not an lshdesk session"):
         load_session(path)
+
+
+def test_marks_and_file_dates_round_trip(result, tmp_path):
+    from lshdesk.core.persistence.session import load_marks
+
+    path = tmp_path / "m.lshdesk"
+    marks = np.zeros(len(result.docs), dtype=bool)
+    marks[[1, 4]] = True
+    save_session(path, result, marks=marks)
+    back, _, _ = load_session(path)
+    assert np.array_equal(load_marks(path, len(back.docs)), marks)
+    assert np.array_equal(back.docs.mtime, result.docs.mtime) and back.docs.mtime.dtype == np.int64
+
+
+def test_marks_out_of_range_or_not_numbers_are_refused(result, tmp_path):
+    from lshdesk.core.persistence.session import load_marks
+
+    path = tmp_path / "m.lshdesk"
+    save_session(path, result)
+    assert not load_marks(path, len(result.docs)).any()  # a session without marks: none
+    for bad in ([len(result.docs)], [-1], ["1"], [True], {"1": 1}):
+        with zipfile.ZipFile(path) as z:
+            header, arrays = json.loads(z.read("header.json")), z.read("arrays.npz")
+        header["marks"] = bad
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("header.json", json.dumps(header))
+            z.writestr("arrays.npz", arrays)
+        with pytest.raises(SessionError, match="marks"):
+            load_marks(path, len(result.docs))

@@ -1,0 +1,106 @@
+"""The action log: one JSON line per file moved, copied, sent to the trash or moved back, in the user's data folder.
+
+Each line is appended with one ``write`` on a file opened for appending, then flushed to disk, so a crash leaves at
+worst a last line cut short; reading skips any line that is not a well-formed entry (the file is untrusted).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import platformdirs
+
+LOG_NAME = "actions.jsonl"
+FORMAT_VERSION = 1
+READ_LIMIT = 8 << 20  # only the last 8 MB of a log are read back (about 40,000 entries)
+ACTIONS = ("trash", "move", "copy", "undo")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file acted on: which run, when, what, from where to where (the trash's folder for 'trash')."""
+
+    run: str
+    time: str  # local time, ISO 8601
+    action: str
+    source: str
+    dest: str
+    size: int
+    mtime_ns: int
+    undoes: str = ""  # for 'undo': the run it undoes
+
+
+def default_path() -> Path:
+    """The log in the user's data folder (e.g. ~/.local/share/lshdesk/actions.jsonl)."""
+    return Path(platformdirs.user_data_dir("lshdesk", appauthor=False)) / LOG_NAME
+
+
+def new_run_id() -> str:
+    return f"{time.time_ns():x}-{os.getpid():x}"
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class ActionLog:
+    """Appends entries to, and reads them from, one JSON-lines file."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+
+    def append(self, entry: Entry) -> None:
+        """Add one entry and flush it to disk before returning (raises OSError if the log cannot be written)."""
+        line = json.dumps({"format_version": FORMAT_VERSION, **asdict(entry)}, ensure_ascii=False) + "\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8", "surrogateescape"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def read(self) -> list[Entry]:
+        """The well-formed entries, oldest first (a damaged or foreign line is skipped)."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                start = max(0, f.tell() - READ_LIMIT)
+                f.seek(start)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        lines = data.split(b"\n")
+        if start:
+            lines = lines[1:]  # the first line read may be cut
+        return [e for e in (_entry(line) for line in lines) if e is not None]
+
+
+def _entry(line: bytes) -> Entry | None:
+    try:
+        d = json.loads(line.decode("utf-8", "surrogateescape"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(d, dict) or d.get("format_version") != FORMAT_VERSION or d.get("action") not in ACTIONS:
+        return None
+    texts = ("run", "time", "action", "source", "dest")
+    if not all(isinstance(d.get(k), str) for k in texts) or not isinstance(d.get("undoes", ""), str):
+        return None
+    if not all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in ("size", "mtime_ns")):
+        return None
+    return Entry(
+        d["run"], d["time"], d["action"], d["source"], d["dest"], d["size"], d["mtime_ns"], d.get("undoes", "")
+    )
+
+
+def last_run(entries: list[Entry], action: str) -> list[Entry]:
+    """The entries of the latest run of ``action`` that has not been undone (empty if none)."""
+    undone = {e.undoes for e in entries if e.action == "undo"}
+    runs = [e.run for e in entries if e.action == action and e.run not in undone]
+    if not runs:
+        return []
+    return [e for e in entries if e.run == runs[-1] and e.action == action]

@@ -1,0 +1,89 @@
+"""Marks: one boolean per document; rules that keep one document per group and mark the others; invert; a summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.errors import ParamError
+from lshdesk.core.humanize import human_size
+
+Marks = npt.NDArray[np.bool_]
+
+RULES: dict[str, str] = {  # rule -> what it keeps, in the menu's words
+    "oldest": "Keep the oldest",
+    "newest": "Keep the newest",
+    "largest": "Keep the largest",
+    "shortest": "Keep the one with the shortest path",
+    "reference": "Keep the ones in a reference folder",
+}
+
+
+def no_marks(n_docs: int) -> Marks:
+    return np.zeros(n_docs, dtype=bool)
+
+
+def in_reference(root: npt.NDArray[np.int64], reference: Sequence[int]) -> Marks:
+    """Which documents lie in a reference folder (``root``: each document's folder number)."""
+    return np.isin(root, np.asarray(list(reference), dtype=np.int64))
+
+
+def _keeper(members: npt.NDArray[np.int64], rule: str, mtime, size, path_len) -> int:
+    """The member a rule keeps; ties go to the first in scan order (members are ascending)."""
+    if rule == "oldest":
+        return int(members[np.argmin(mtime[members])])
+    if rule == "newest":
+        return int(members[np.argmax(mtime[members])])
+    if rule == "largest":
+        return int(members[np.argmax(size[members])])
+    return int(members[np.argmin(path_len[members])])
+
+
+def mark_by_rule(
+    groups: Sequence[npt.NDArray[np.int64]],
+    rule: str,
+    *,
+    paths: Sequence[str],
+    size: npt.NDArray[np.int64],
+    mtime: npt.NDArray[np.int64] | None,
+    reference: Marks,
+) -> Marks:
+    """New marks: in every group, the document the rule keeps stays unmarked and the others are marked.
+
+    Documents in a reference folder are never marked. With ``reference`` as the rule, a group keeps its reference
+    documents and marks the others; a group without any reference document is left unmarked.
+    """
+    if rule not in RULES:
+        raise ParamError(f"unknown rule {rule!r}: choose one of {', '.join(RULES)}")
+    if rule in ("oldest", "newest") and mtime is None:
+        raise ParamError("the files' dates are unknown (a session saved by an older lshdesk): scan again to use them")
+    n = len(paths)
+    marks = no_marks(n)
+    path_len = np.fromiter((len(p) for p in paths), dtype=np.int64, count=n) if rule == "shortest" else None
+    for members in groups:
+        members = np.asarray(members, dtype=np.int64)
+        if rule == "reference":
+            if reference[members].any():
+                marks[members] = True
+        else:
+            marks[members] = True
+            marks[_keeper(members, rule, mtime, size, path_len)] = False
+    return marks & ~reference
+
+
+def invert(marks: Marks, groups: Sequence[npt.NDArray[np.int64]], reference: Marks) -> Marks:
+    """Swap marked and unmarked among the documents of the groups (reference documents stay unmarked);
+    a document outside every group ends unmarked."""
+    out = no_marks(len(marks))
+    if groups:
+        members = np.concatenate(groups).astype(np.int64)
+        out[members] = ~marks[members]
+    return out & ~reference
+
+
+def summary(marks: Marks, size: npt.NDArray[np.int64]) -> str:
+    """'12 marked, 3.4 MB' (or 'None marked')."""
+    n = int(marks.sum())
+    return f"{n:,} marked, {human_size(int(size[marks].sum()))}" if n else "None marked"

@@ -1,0 +1,139 @@
+"""What an action will touch: the marked files as the scan saw them, where each goes, and why one is refused."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+from dataclasses import dataclass
+
+import numpy as np
+
+from lshdesk.core.humanize import human_size
+
+KINDS = {"trash": "Move to the trash", "move": "Move to folder", "copy": "Copy to folder"}
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One marked file: its document number, path, name below its scanned folder, and size and date at the scan."""
+
+    doc: int
+    path: str
+    rel: str
+    root: str  # the scanned folder it was found in
+    size: int
+    mtime_ns: int  # 0 when unknown (a session saved by an older lshdesk): only the size is checked
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The marked files, in scan order."""
+
+    files: tuple[Planned, ...]
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    @property
+    def total_size(self) -> int:
+        return sum(f.size for f in self.files)
+
+    def describe(self) -> str:
+        n = len(self.files)
+        return f"{n:,} file{'s' if n != 1 else ''}, {human_size(self.total_size)}"
+
+
+def make_plan(result, marks: np.ndarray) -> Plan:
+    """The marked documents of a ``ScanResult`` as a plan (nothing on disk is read)."""
+    d = result.docs
+    mt = d.mtime if d.mtime is not None else np.zeros(len(d), dtype=np.int64)
+    return Plan(
+        tuple(
+            Planned(int(i), d.paths[i], d.rel[i], result.roots[int(d.root[i])], int(d.size[i]), int(mt[i]))
+            for i in np.flatnonzero(marks)
+        )
+    )
+
+
+def destination(f: Planned, folder: str, roots: tuple[str, ...]) -> str:
+    """Where a file goes in ``folder``: below a folder named as its scanned folder, at the same relative path.
+
+    Two scanned folders with one name (``a/docs``, ``b/docs``) go to ``docs`` and ``docs (2)``.
+    """
+    names: dict[str, str] = {}
+    for r in roots:
+        base = os.path.basename(os.path.normpath(r)) or "root"
+        name, k = base, 2
+        while name in names.values():
+            name, k = f"{base} ({k})", k + 1
+        names[r] = name
+    return os.path.join(folder, names.get(f.root, "other"), *f.rel.replace("\\", "/").split("/"))
+
+
+def changed(f: Planned) -> str | None:
+    """Why a file may not be touched because it is not what the scan saw, or None if it is unchanged."""
+    try:
+        st = os.stat(f.path)
+    except FileNotFoundError:
+        return "gone since the scan"
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+    if not stat.S_ISREG(st.st_mode):
+        return "no longer a regular file"
+    if st.st_size != f.size:
+        return f"changed since the scan (size {human_size(f.size)} then, {human_size(st.st_size)} now)"
+    if f.mtime_ns and st.st_mtime_ns != f.mtime_ns:
+        return "changed since the scan (modified after it)"
+    return None
+
+
+def _writable(mode: int) -> bool:
+    return bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+
+
+def read_only(path: str) -> str | None:
+    """Why a file cannot (or should not) be moved out of its folder: it or its folder is read-only; else None.
+
+    A file whose write permissions were all removed was protected on purpose, so it is left where it is.
+    """
+    folder = os.path.dirname(path) or "."
+    try:
+        if not _writable(os.stat(path).st_mode) or not os.access(path, os.W_OK):
+            return "read-only file (no write permission): left where it is"
+        if not _writable(os.stat(folder).st_mode) or not os.access(folder, os.W_OK):
+            return f"its folder {folder} is read-only: the file cannot be taken out of it"
+    except OSError as e:
+        return f"cannot be checked: {e.strerror or e}"
+    return None
+
+
+def inside(path: str, folders: tuple[str, ...]) -> bool:
+    """True if ``path`` is one of ``folders`` or lies below one of them."""
+    real = os.path.realpath(path)
+    for f in folders:
+        rf = os.path.realpath(f)
+        if real == rf or real.startswith(rf.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def to_csv(plan: Plan) -> str:
+    """The marked list as CSV: path, folder, relative path, size, modification time (ns)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["path", "scanned_folder", "relative_path", "size", "mtime_ns"])
+    for f in plan.files:
+        w.writerow([f.path, f.root, f.rel, f.size, f.mtime_ns])
+    return buf.getvalue()
+
+
+def to_json(plan: Plan) -> str:
+    """The marked list as JSON, with a format version."""
+    files = [
+        {"path": f.path, "scanned_folder": f.root, "relative_path": f.rel, "size": f.size, "mtime_ns": f.mtime_ns}
+        for f in plan.files
+    ]
+    return json.dumps({"format_version": 1, "marked": files, "total_size": plan.total_size}, indent=1) + "\n"

@@ -1,0 +1,59 @@
+"""A scan result without the documents that left their folder: pairs, groups and arrays renumbered."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.clustering import Pairs, group_min_similarity, groups
+from lshdesk.core.scan.pipeline import Documents, ScanResult
+from lshdesk.core.shingling import ShingleBatch
+
+
+def _pairs(p: Pairs, keep: npt.NDArray[np.bool_], new: npt.NDArray[np.int64]) -> Pairs:
+    rows = np.flatnonzero(keep[p.left] & keep[p.right])
+    q = p.take(rows)
+    return Pairs(new[q.left], new[q.right], q.estimate, q.jaccard, q.bands)
+
+
+def without(result: ScanResult, gone: Sequence[int]) -> tuple[ScanResult, npt.NDArray[np.int64]]:
+    """The result as if the ``gone`` documents had never been scanned, and each kept document's old number.
+
+    Groups are found again from the remaining verified pairs (a chain A~B~C without B is two documents apart).
+    """
+    n = len(result.docs)
+    keep = np.ones(n, dtype=bool)
+    keep[np.asarray(list(gone), dtype=np.int64)] = False
+    old = np.flatnonzero(keep)
+    new = np.full(n, -1, dtype=np.int64)
+    new[old] = np.arange(len(old))
+    d, s = result.docs, result.shingles
+    docs = Documents(
+        [d.paths[i] for i in old],
+        [d.rel[i] for i in old],
+        d.root[old],
+        d.size[old],
+        d.n_tokens[old],
+        d.mtime[old] if d.mtime is not None else None,
+    )
+    counts = s.counts()[old]
+    offsets = np.zeros(len(old) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    ids = s.ids[np.repeat(keep, s.counts())]
+    shingles = ShingleBatch(ids, offsets, s.n_tokens[old])
+    pairs = _pairs(result.pairs, keep, new)
+    comps = groups(len(old), pairs.left, pairs.right)
+    pruned = replace(
+        result,
+        docs=docs,
+        signatures=result.signatures[old],
+        shingles=shingles,
+        candidates=_pairs(result.candidates, keep, new),
+        pairs=pairs,
+        groups=comps,
+        group_min=group_min_similarity(comps, shingles),
+    )
+    return pruned, old

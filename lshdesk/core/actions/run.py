@@ -1,0 +1,168 @@
+"""Carrying out an action file by file: a generator that yields progress, honours cancel, refuses changed files.
+
+An ``ActionRun`` keeps what it did (``done``) and what it refused and why (``refused``) as it goes, and logs each
+file before going to the next, so a cancelled or failed run still says exactly which files it moved.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+
+from lshdesk.core.actions.log import ActionLog, Entry, new_run_id, now
+from lshdesk.core.actions.plan import KINDS, Plan, Planned, changed, destination, inside, read_only
+from lshdesk.core.errors import ParamError, check_cancel
+from lshdesk.core.scan.pipeline import Progress
+
+STAGES = {"trash": "Moving to the trash", "move": "Moving", "copy": "Copying", "undo": "Moving back"}
+
+
+def send_to_trash(path: str) -> None:
+    """The system trash (recoverable), through send2trash; imported when first needed."""
+    from send2trash import send2trash
+
+    send2trash(path)
+
+
+def trash_location() -> str:
+    """Where the trash keeps files, in words for the user."""
+    if sys.platform == "darwin":
+        return "the Trash (in the Dock)"
+    if sys.platform == "win32":
+        return "the Recycle Bin"
+    data = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return os.path.join(data, "Trash", "files") + " (your file manager's Trash)"
+
+
+def copy_atomic(src: str, dest: str) -> None:
+    """Copy with data and times to ``dest``, which appears only once complete (never half-written)."""
+    tmp = dest + ".lshdesk-part"
+    try:
+        shutil.copy2(src, tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def move_file(src: str, dest: str) -> None:
+    """Rename, or across devices copy completely then remove the source; never replaces an existing file."""
+    if os.path.lexists(dest):
+        raise FileExistsError(f"{dest} already exists")
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    try:
+        os.rename(src, dest)
+    except OSError as e:
+        if e.errno != 18:  # EXDEV: another device
+            raise
+        copy_atomic(src, dest)
+        os.unlink(src)
+
+
+@dataclass
+class ActionRun:
+    """One action over a plan: ``kind`` is 'trash', 'move' or 'copy'; ``folder`` the destination of move and copy."""
+
+    plan: Plan
+    kind: str
+    roots: tuple[str, ...]
+    folder: str = ""
+    log: ActionLog = field(default_factory=ActionLog)
+    trash: Callable[[str], None] = send_to_trash
+    run_id: str = field(default_factory=new_run_id)
+    done: list[tuple[int, str]] = field(default_factory=list)  # (document, where it went)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ParamError(f"unknown action {self.kind!r}: choose one of {', '.join(KINDS)}")
+        if self.kind != "trash":
+            if not self.folder:
+                raise ParamError("choose a folder to move or copy the files to")
+            if inside(self.folder, self.roots):
+                raise ParamError(
+                    f"{self.folder} is inside a scanned folder: choose a folder outside them "
+                    "(files put there would be found by the next scan)"
+                )
+
+    def steps(self, cancel: threading.Event | None = None) -> Generator[Progress, None, ActionRun]:
+        """Act on each file in turn; a refused file is reported and the others go on; returns this run."""
+        total = len(self.plan)
+        for i, f in enumerate(self.plan.files):
+            yield Progress(STAGES[self.kind], i, total)
+            check_cancel(cancel)  # after the report: a cancel asked while it was shown stops before the next file
+            reason = self._act(f)
+            if reason is not None:
+                self.refused.append((f.path, reason))
+        yield Progress(STAGES[self.kind], total, total)
+        return self
+
+    def _act(self, f: Planned) -> str | None:
+        reason = changed(f) or (read_only(f.path) if self.kind != "copy" else None)
+        if reason is not None:
+            return reason
+        try:
+            if self.kind == "trash":
+                self.trash(f.path)
+                dest = trash_location()
+            else:
+                dest = destination(f, self.folder, self.roots)
+                if self.kind == "move":
+                    move_file(f.path, dest)
+                else:
+                    if os.path.lexists(dest):
+                        return f"{dest} already exists: not replaced"
+                    os.makedirs(os.path.dirname(dest), exist_ok=True)
+                    copy_atomic(f.path, dest)
+        except FileExistsError:
+            return f"{dest} already exists: not replaced"
+        except OSError as e:
+            return f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else "")
+        self.done.append((f.doc, dest))
+        self.log.append(Entry(self.run_id, now(), self.kind, f.path, dest, f.size, f.mtime_ns))
+        return None
+
+    @property
+    def gone(self) -> list[int]:
+        """The documents no longer where the scan found them (moved or sent to the trash)."""
+        return [doc for doc, _ in self.done] if self.kind != "copy" else []
+
+
+@dataclass
+class UndoRun:
+    """Moves the files of one logged move back where they were; refuses a file changed since, or a taken place."""
+
+    entries: list[Entry]
+    log: ActionLog = field(default_factory=ActionLog)
+    run_id: str = field(default_factory=new_run_id)
+    done: list[str] = field(default_factory=list)  # paths restored
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+    def steps(self, cancel: threading.Event | None = None) -> Generator[Progress, None, UndoRun]:
+        total = len(self.entries)
+        for i, e in enumerate(self.entries):
+            yield Progress(STAGES["undo"], i, total)
+            check_cancel(cancel)
+            here = Planned(-1, e.dest, "", "", e.size, e.mtime_ns)
+            reason = changed(here) or read_only(e.dest)
+            if reason is None:
+                try:
+                    move_file(e.dest, e.source)
+                except FileExistsError:
+                    reason = f"a file is back at {e.source}: not replaced"
+                except OSError as err:
+                    reason = f"{err.strerror or err}"
+            if reason is not None:
+                self.refused.append((e.dest, reason))
+                continue
+            self.done.append(e.source)
+            self.log.append(Entry(self.run_id, now(), "undo", e.dest, e.source, e.size, e.mtime_ns, e.run))
+        yield Progress(STAGES["undo"], total, total)
+        return self
