@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from lshdesk.core.persistence import export
 from lshdesk.core.persistence.report import to_html
-from lshdesk.core.persistence.session import SessionError, load_session, save_session
+from lshdesk.core.persistence.session import SessionError, load_marks, load_session, save_session
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
@@ -71,7 +71,7 @@ def choose_report(parent: QWidget, result: ScanResult, folder: str) -> str | Non
 
 
 def choose_save_session(
-    parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str
+    parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str, marks=None
 ) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, "Save session", os.path.join(folder, "scan.lshdesk"), SESSION_FILTER)
     if not path:
@@ -79,7 +79,7 @@ def choose_save_session(
     if not path.endswith(".lshdesk"):
         path += ".lshdesk"
     try:
-        save_session(path, result, selection, folders)
+        save_session(path, result, selection, folders, marks)
     except OSError as e:
         _warn(parent, "Save failed", f"Cannot write {path}: {e.strerror or e}")
         return None
@@ -124,7 +124,10 @@ class FileActions:
 
     def choose_save_session(self) -> None:
         r, s = self.state.result, self.state
-        if r is not None and (path := choose_save_session(self.window, r, s.selection.docs, s.folders, self._folder())):
+        folder = self._folder()
+        if r is not None and (
+            path := choose_save_session(self.window, r, s.selection.docs, s.folders, folder, s.marks)
+        ):
             self.progress.finish(f"Session saved to {path}")
 
     def choose_open_session(self) -> None:
@@ -132,4 +135,8 @@ class FileActions:
         if opened is not None:
             path, loaded = opened
             self.show_session(loaded)
+            try:
+                self.state.set_marks(load_marks(path, len(loaded[0].docs)))
+            except SessionError as e:
+                _warn(self.window, "Marks not restored", str(e))
             self.progress.finish(f"Opened session {os.path.basename(path)}: {len(loaded[0].docs):,} documents.")

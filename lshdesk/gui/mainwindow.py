@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.corpus.reading import read_texts
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui import file_actions, menus, settings_store
+from lshdesk.gui import acting, file_actions, menus, settings_store
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self.choose_folder, self.recent_folders = self.folders.choose, self.folders.recent
         self.files = file_actions.FileActions(self, self.state, self.progress, self.show_session)
         self.export_to = self.files.export_to
+        self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
         self._connect_signals()
         screen = self.screen().availableGeometry()
         self.resize(min(1280, screen.width()), min(800, screen.height()))
@@ -154,7 +155,7 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for every worker thread; True if none is left running."""
-        views = (self.scans, self.side_by_side, self.learn, self.scurve_view)
+        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view)
         return all([v.shutdown(timeout_ms) for v in views])
 
     # --- showing results --------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""The app's state: folders, parameters, the current result and the one selection every view follows."""
+"""The app's state: folders, parameters, the current result, the one selection every view follows, the marks."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from lshdesk.core.params import ScanParams
@@ -28,6 +29,7 @@ class AppState(QObject):
     paramsChanged = Signal(object)
     resultChanged = Signal(object)
     selectionChanged = Signal(object)
+    marksChanged = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -36,6 +38,7 @@ class AppState(QObject):
         self.params = ScanParams()
         self.result: ScanResult | None = None
         self.selection = Selection()
+        self.marks = np.zeros(0, dtype=bool)  # one per document of the result: the files an action would act on
 
     def set_folders(self, folders: list[str], reference: set[str] | None = None) -> None:
         seen: list[str] = []
@@ -67,8 +70,18 @@ class AppState(QObject):
     def set_result(self, result: ScanResult | None) -> None:
         self.result = result
         self.selection = Selection()
+        self.marks = np.zeros(len(result.docs) if result is not None else 0, dtype=bool)
         self.resultChanged.emit(result)
         self.selectionChanged.emit(self.selection)
+        self.marksChanged.emit()
+
+    def set_marks(self, marks: np.ndarray) -> None:
+        """Replace the marks (one boolean per document of the result)."""
+        marks = np.asarray(marks, dtype=bool)
+        if marks.shape != self.marks.shape:
+            raise ValueError(f"{len(marks)} marks for {len(self.marks)} documents")
+        self.marks = marks.copy()
+        self.marksChanged.emit()
 
     def select(self, docs: tuple[int, ...]) -> None:
         sel = Selection(tuple(docs))

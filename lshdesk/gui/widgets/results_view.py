@@ -53,6 +53,15 @@ def _size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
             view.setColumnWidth(i, w)
 
 
+def _size_group_columns(view: QTreeView) -> None:
+    gh = view.header()
+    gh.setStretchLastSection(False)
+    gh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    for i, w in ((1, 100), (2, 140)):
+        gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+        gh.resizeSection(i, w)
+
+
 class ResultsView(QWidget):
     """Shows a result; emits ``docsSelected`` with the document indices the user picked (a pair, a group...)."""
 
@@ -78,12 +87,7 @@ class ResultsView(QWidget):
         self.groups.setUniformRowHeights(True)
         self.groups.setAlternatingRowColors(True)
         self.groups.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        gh = self.groups.header()
-        gh.setStretchLastSection(False)
-        gh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for i, w in ((1, 100), (2, 140)):
-            gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-            gh.resizeSection(i, w)
+        _size_group_columns(self.groups)
         self.docs_model = DocumentsModel(self)
         self.documents = _table(self.docs_model)
         self.documents.setAccessibleName("Documents")
@@ -96,13 +100,25 @@ class ResultsView(QWidget):
         lay.addWidget(self.filter)
         lay.addWidget(self.tabs)
         self.filter.textChanged.connect(self._filter)
-        self.pairs.selectionModel().selectionChanged.connect(self._pair_selected)
-        self.documents.selectionModel().selectionChanged.connect(self._docs_selected)
-        self.groups.selectionModel().selectionChanged.connect(self._group_selected)
+        self._connect_selection()
         self.pairs.activated.connect(lambda _index: self.pairActivated.emit())
         for view in (self.pairs, self.documents, self.groups):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
+
+    def _connect_selection(self) -> None:
+        self.pairs.selectionModel().selectionChanged.connect(self._pair_selected)
+        self.documents.selectionModel().selectionChanged.connect(self._docs_selected)
+        self.groups.selectionModel().selectionChanged.connect(self._group_selected)
+
+    def show_through(self, pairs, groups, documents) -> None:
+        """Show the views through proxies of their models that keep the rows and answer the models' methods (e.g.
+        adding the Mark check boxes); ``pairs_model``, ``groups_model`` and ``docs_model`` become the proxies."""
+        self.pairs_model, self.groups_model, self.docs_model = pairs, groups, documents
+        for view, model in ((self.pairs, pairs), (self.groups, groups), (self.documents, documents)):
+            view.setModel(model)
+        _size_group_columns(self.groups)
+        self._connect_selection()
 
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
         self.result, self.names = result, names

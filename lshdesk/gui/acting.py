@@ -1,0 +1,194 @@
+"""Acting on the marked files from the window: confirm, run in a worker with progress and cancel, update, undo."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+
+from lshdesk.core.actions import plan as plans
+from lshdesk.core.actions.log import ActionLog, last_run
+from lshdesk.core.actions.prune import without
+from lshdesk.core.actions.run import ActionRun, UndoRun, trash_location
+from lshdesk.core.errors import LshdeskError
+from lshdesk.gui import file_actions, mark_menu
+from lshdesk.gui.dialogs.action_log import ActionLogDialog
+from lshdesk.gui.dialogs.confirm_action import ConfirmAction
+from lshdesk.gui.errors import show_failure
+from lshdesk.gui.marks import MarkControls
+from lshdesk.gui.workers import WorkerSlot
+
+DONE_WORDS = {"trash": "Moved {n} to the trash", "move": "Moved {n} to {folder}", "copy": "Copied {n} to {folder}"}
+
+
+def _files(n: int) -> str:
+    return f"{n:,} file{'s' if n != 1 else ''}"
+
+
+class Acting(QObject):
+    """The Mark menu's actions over the window's state; one action runs at a time, in the one progress area."""
+
+    def __init__(self, window: QMainWindow, log: ActionLog | None = None) -> None:
+        super().__init__(window)
+        self.window = w = window
+        self.state, self.progress, self.cancel_action = w.state, w.progress, w.actions.cancel
+        self.log = log if log is not None else ActionLog()
+        self.marks = MarkControls(self.state, w.results, self.progress, self)
+        w.statusBar().addPermanentWidget(self.marks.summary)
+        self.slot = WorkerSlot(self, "Action failed")
+        self.actions = a = mark_menu.build(w)
+        for rule, action in a.rules.items():
+            action.triggered.connect(lambda _=False, r=rule: self.marks.by_rule(r))
+        a.none.triggered.connect(self.marks.none)
+        a.invert.triggered.connect(self.marks.invert)
+        a.trash.triggered.connect(lambda: self.ask("trash"))
+        a.move.triggered.connect(lambda: self.ask("move"))
+        a.copy.triggered.connect(lambda: self.ask("copy"))
+        a.copy_paths.triggered.connect(self.copy_paths)
+        a.export.triggered.connect(self.export)
+        a.log.triggered.connect(self.show_log)
+        a.undo.triggered.connect(self.undo)
+        self.progress.cancelRequested.connect(self.cancel)
+        self.cancel_action.triggered.connect(self.cancel)
+        self.state.marksChanged.connect(self._enable)
+        self._enable()
+
+    def _enable(self) -> None:
+        for act in self.actions.needing_result():
+            act.setEnabled(self.state.result is not None)
+        for act in self.actions.needing_marks():
+            act.setEnabled(bool(self.state.marks.any()) and not self.slot.busy)
+        self.actions.undo.setEnabled(not self.slot.busy)
+
+    def _plan(self) -> plans.Plan | None:
+        if self.state.result is None or not self.state.marks.any():
+            self.progress.finish("Mark files first: tick them in the results, or use Mark > Mark by rule.")
+            return None
+        return plans.make_plan(self.state.result, self.state.marks)
+
+    # --- trash, move, copy ------------------------------------------------------------------------------------------
+    def ask(self, kind: str) -> ConfirmAction | None:
+        """Ask for the folder (move, copy), then confirm; the run starts only if the user confirms."""
+        plan, r = self._plan(), self.state.result
+        if plan is None or r is None or self.slot.busy:
+            return None
+        folder = ""
+        if kind != "trash":
+            title = "Move the marked files to" if kind == "move" else "Copy the marked files to"
+            folder = QFileDialog.getExistingDirectory(self.window, title)
+            if not folder:
+                return None
+        try:
+            run = ActionRun(plan, kind, r.roots, folder, self.log)
+        except LshdeskError as e:
+            show_failure(self.window, "Cannot do that", str(e), "")
+            return None
+        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder)
+        dialog.accepted.connect(lambda: self._start(run))
+        dialog.open()
+        return dialog
+
+    def _start(self, run: ActionRun) -> None:
+        self.progress.start(f"{plans.KINDS[run.kind]}: {run.plan.describe()}…")
+        self.cancel_action.setEnabled(True)
+        started = self.state.result
+        self.slot.start(
+            run.steps,
+            lambda _: self._finish(run, started, ""),
+            on_progress=self.progress.update_progress,
+            on_failed=lambda msg, details: self._finish(run, started, f" Stopped: {msg}", details),
+            on_cancelled=lambda: self._finish(run, started, " Cancelled: the other files were left as they were."),
+        )
+        self._enable()
+
+    def _finish(self, run: ActionRun, started, note: str, details: str = "") -> None:
+        self.cancel_action.setEnabled(False)
+        if run.gone and self.state.result is started and started is not None:  # moved documents leave the results
+            pruned, old = without(started, run.gone)
+            marks = self.state.marks[old]
+            self.state.set_result(pruned)
+            self.state.set_marks(marks)
+        text = DONE_WORDS[run.kind].format(n=_files(len(run.done)), folder=run.folder)
+        refused = f"; {_files(len(run.refused))} left alone (see why)" if run.refused else ""
+        self.progress.finish(f"{text}{refused}.{note}")
+        if run.refused:
+            self._report_refused(run.refused)
+        if details:
+            show_failure(self.window, "Action stopped", note.strip(), details)
+        self._enable()
+
+    def _report_refused(self, refused: list[tuple[str, str]]) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Files left alone", "", parent=self.window)
+        box.setText(f"{_files(len(refused))} left where they are:")
+        box.setInformativeText("\n".join(f"{os.path.basename(p)}: {why}" for p, why in refused[:12]))
+        box.setDetailedText("\n".join(f"{p}\n    {why}" for p, why in refused))
+        self.refused_box = box
+        box.open()
+
+    def cancel(self) -> None:
+        if self.slot.busy:
+            self.slot.cancel()  # the worker stops before the next file; what it did is kept and logged
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        return self.slot.shutdown(timeout_ms)
+
+    # --- undo ------------------------------------------------------------------------------------------------------
+    def undo(self) -> None:
+        """Move the files of the last move back; say where the trash holds the files sent there."""
+        if self.slot.busy:
+            return
+        entries = self.log.read()
+        moves, trashed = last_run(entries, "move"), last_run(entries, "trash")
+        trash_note = f" {_files(len(trashed))} sent to the trash are in {trash_location()}." if trashed else ""
+        if not moves:
+            self.progress.finish(f"Nothing to move back.{trash_note}")
+            return
+        run = UndoRun(moves, self.log)
+        self.progress.start(f"Moving {_files(len(moves))} back…")
+        self.cancel_action.setEnabled(True)
+        self.slot.start(
+            run.steps,
+            lambda _: self._undone(run, trash_note),
+            on_progress=self.progress.update_progress,
+            on_failed=lambda msg, details: self._undone(run, f" Stopped: {msg}"),
+            on_cancelled=lambda: self._undone(run, " Cancelled."),
+        )
+        self._enable()
+
+    def _undone(self, run: UndoRun, note: str) -> None:
+        self.cancel_action.setEnabled(False)
+        again = " Scan again to see them in the results." if run.done else ""
+        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{note}")
+        if run.refused:
+            self._report_refused(run.refused)
+        self._enable()
+
+    # --- paths, list, log ------------------------------------------------------------------------------------------
+    def copy_paths(self) -> None:
+        plan = self._plan()
+        if plan is not None:
+            QGuiApplication.clipboard().setText("\n".join(f.path for f in plan.files))
+            self.progress.finish(f"Copied the paths of {_files(len(plan))} to the clipboard.")
+
+    def export(self) -> None:
+        plan = self._plan()
+        if plan is None:
+            return
+        folder = self.state.folders[0] if self.state.folders else os.path.expanduser("~")
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, "Export the marked list", os.path.join(folder, "marked.csv"), "CSV (*.csv);;JSON (*.json)"
+        )
+        if not path:
+            return
+        as_json = path.lower().endswith(".json") or (not path.lower().endswith(".csv") and "JSON" in chosen)
+        if not os.path.splitext(path)[1]:
+            path += ".json" if as_json else ".csv"
+        if file_actions.write_text(self.window, path, plans.to_json(plan) if as_json else plans.to_csv(plan)):
+            self.progress.finish(f"Exported the list of {_files(len(plan))} to {path}")
+
+    def show_log(self) -> ActionLogDialog:
+        self.log_dialog = dialog = ActionLogDialog(self.window, self.log)
+        dialog.open()
+        return dialog

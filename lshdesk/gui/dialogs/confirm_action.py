@@ -1,0 +1,72 @@
+"""The confirmation every action on files asks first: what will happen, to which files, how many, how large."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from lshdesk.core.actions.plan import Plan
+from lshdesk.core.humanize import human_size
+from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
+
+VERBS = {"trash": "Move to trash", "move": "Move", "copy": "Copy"}
+
+
+def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
+    """(question, what happens next) in the user's words."""
+    files = plan.describe()
+    if kind == "trash":
+        return f"Move {files} to the trash?", "They can be restored from the system trash. Nothing is deleted."
+    where = f"to {folder}"
+    then = (
+        "Edit > Undo moves them back."
+        if kind == "move"
+        else "The originals stay where they are; an existing file there is never replaced."
+    )
+    return (
+        f"{VERBS[kind]} {files} {where}?",
+        f"Each goes below a folder named as its scanned folder, at the same relative path. {then}",
+    )
+
+
+class ConfirmAction(QDialog):
+    """Lists the files with their sizes; ``accepted`` only when the user presses the action's button."""
+
+    def __init__(self, parent: QWidget | None, kind: str, plan: Plan, folder: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{VERBS[kind]}: confirm")
+        question, then = _what(kind, plan, folder)
+        head = QLabel(f"<b>{question}</b>")
+        head.setWordWrap(True)
+        note = QLabel(
+            f"{then} A file changed since the scan (size or date), gone, or read-only is left alone and reported."
+        )
+        note.setWordWrap(True)
+        self.model = ArrayTableModel(self)
+        self.model.set_columns(
+            [
+                Column("File", [f.path for f in plan.files]),
+                Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
+            ]
+        )
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setAccessibleName("Files to act on")
+        self.table.verticalHeader().hide()
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnWidth(1, 90)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.ok = buttons.addButton(VERBS[kind], QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok.setAutoDefault(False)
+        self.ok.setDefault(False)
+        cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setDefault(True)  # Enter cancels: a move needs a deliberate click (or Alt + the button's letter)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(head)
+        lay.addWidget(note)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(buttons)
+        self.resize(760, 440)

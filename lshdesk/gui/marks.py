@@ -1,0 +1,126 @@
+"""Marking documents in the results: check boxes through proxies, Space to toggle, rules, none, invert, a summary."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView, QLabel
+
+from lshdesk.core.actions import marks as core_marks
+from lshdesk.core.errors import LshdeskError
+from lshdesk.gui.models.mark_proxy import MarkProxy
+from lshdesk.gui.state import AppState
+from lshdesk.gui.widgets.progress_area import ProgressArea
+from lshdesk.gui.widgets.results_view import ResultsView
+
+MARK_TIP = "Tick the files to act on (Space toggles the selected rows); the Mark menu marks by rule"
+
+
+class MarkControls(QObject):
+    """Puts Mark check boxes on the document cells of Pairs, Groups and Documents and keeps the marks summary."""
+
+    def __init__(self, state: AppState, results: ResultsView, progress: ProgressArea, parent: QObject) -> None:
+        super().__init__(parent)
+        self.state, self.results, self.progress = state, results, progress
+        self.proxies = {
+            results.pairs: MarkProxy(results.pairs_model, state, self._pair_doc, self),
+            results.groups: MarkProxy(results.groups_model, state, self._member_doc, self),
+            results.documents: MarkProxy(results.docs_model, state, self._document_doc, self),
+        }
+        results.show_through(*self.proxies.values())
+        for view in self.proxies:
+            view.installEventFilter(self)
+            view.setToolTip(MARK_TIP if not view.toolTip() else f"{view.toolTip()}. {MARK_TIP}")
+        self.summary = QLabel()
+        self.summary.setAccessibleName("Marked files")
+        self.summary.setToolTip("How many files are marked and their total size: what the Mark menu's actions act on")
+        state.marksChanged.connect(self._show_summary)
+        self._show_summary()
+
+    # --- which document a cell shows ------------------------------------------------------------------------------
+    def _pair_doc(self, index: QModelIndex) -> int | None:
+        r = self.state.result
+        if r is None or index.column() not in (0, 1) or not index.isValid():
+            return None
+        i = index.model().data_row(index.row())
+        return int((r.pairs.left if index.column() == 0 else r.pairs.right)[i])
+
+    def _member_doc(self, index: QModelIndex) -> int | None:
+        if index.column() != 0 or not index.parent().isValid():
+            return None
+        return index.model().members(index)[0]
+
+    def _document_doc(self, index: QModelIndex) -> int | None:
+        return index.model().doc_at(index.row()) if index.column() == 0 and index.isValid() else None
+
+    # --- Space -----------------------------------------------------------------------------------------------------
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Space
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and isinstance(obj, QAbstractItemView)
+            and obj in self.proxies
+        ):
+            self.toggle(obj)
+            return True
+        return super().eventFilter(obj, event)
+
+    def toggle(self, view: QAbstractItemView) -> None:
+        """Space: flip the mark of the current row's document and give every selected row's document that mark.
+
+        In Pairs the document is the one under the cursor (A or B), or B when the cursor is on another column.
+        """
+        proxy = self.proxies[view]
+        current = view.currentIndex()
+        if not current.isValid():
+            return
+        column = current.column() if proxy.mark_doc(current) is not None else (1 if view is self.results.pairs else 0)
+        rows = {(i.row(), i.parent()) for i in view.selectionModel().selectedIndexes()} | {
+            (current.row(), current.parent())
+        }
+        docs = [proxy.mark_doc(proxy.index(r, column, p)) for r, p in rows]
+        first = proxy.mark_doc(proxy.index(current.row(), column, current.parent()))
+        docs = [d for d in docs if d is not None]
+        if first is None or not docs:
+            return
+        marks = self.state.marks.copy()
+        marks[docs] = not marks[first]
+        self.state.set_marks(marks)
+
+    # --- the Mark menu ------------------------------------------------------------------------------------------
+    def by_rule(self, rule: str) -> None:
+        r = self.state.result
+        if r is None:
+            return
+        if not r.groups:
+            self.progress.finish("No groups: nothing to mark by a rule.")
+            return
+        ref = core_marks.in_reference(r.docs.root, r.reference)
+        try:
+            marks = core_marks.mark_by_rule(
+                r.groups, rule, paths=r.docs.paths, size=r.docs.size, mtime=r.docs.mtime, reference=ref
+            )
+        except LshdeskError as e:
+            self.progress.finish(f"Cannot mark: {e}")
+            return
+        self.state.set_marks(marks)
+        spared = int(sum(ref[g].sum() for g in r.groups))
+        note = f"; {spared:,} in a reference folder left unmarked" if spared else ""
+        words = core_marks.RULES[rule].lower()
+        self.progress.finish(f"Marked {int(marks.sum()):,} files in {len(r.groups):,} groups ({words}{note}).")
+
+    def none(self) -> None:
+        self.state.set_marks(np.zeros_like(self.state.marks))
+
+    def invert(self) -> None:
+        r = self.state.result
+        if r is not None:
+            ref = core_marks.in_reference(r.docs.root, r.reference)
+            self.state.set_marks(core_marks.invert(self.state.marks, r.groups, ref))
+
+    def _show_summary(self) -> None:
+        r = self.state.result
+        self.summary.setText(core_marks.summary(self.state.marks, r.docs.size) if r is not None else "")
