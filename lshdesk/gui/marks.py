@@ -34,6 +34,7 @@ class MarkControls(QObject):
             view.setToolTip(MARK_TIP if not view.toolTip() else f"{view.toolTip()}. {MARK_TIP}")
         self.summary = QLabel()
         self.summary.setAccessibleName("Marked files")
+        self.summary.setContentsMargins(16, 0, 4, 0)
         self.summary.setToolTip("How many files are marked and their total size: what the Mark menu's actions act on")
         state.marksChanged.connect(self._show_summary)
         self._show_summary()
@@ -108,9 +109,11 @@ class MarkControls(QObject):
             return
         self.state.set_marks(marks)
         spared = int(sum(ref[g].sum() for g in r.groups))
-        note = f"; {spared:,} in a reference folder left unmarked" if spared else ""
-        words = core_marks.RULES[rule].lower()
-        self.progress.finish(f"Marked {int(marks.sum()):,} files in {len(r.groups):,} groups ({words}{note}).")
+        note = f"; {spared:,} in a reference folder left unmarked" if spared and rule != "reference" else ""
+        words, n, g = core_marks.RULES[rule].lower(), int(marks.sum()), len(r.groups)
+        self.progress.finish(
+            f"Marked {n:,} file{'s' if n != 1 else ''} in {g:,} group{'s' if g != 1 else ''} ({words}{note})."
+        )
 
     def none(self) -> None:
         self.state.set_marks(np.zeros_like(self.state.marks))

@@ -41,6 +41,7 @@ class ActionLogDialog(QDialog):
         self.table.setModel(self.model)
         self.table.setAccessibleName("Action log")
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()

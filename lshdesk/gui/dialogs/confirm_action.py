@@ -14,7 +14,8 @@ VERBS = {"trash": "Move to trash", "move": "Move", "copy": "Copy"}
 
 def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
     """(question, what happens next) in the user's words."""
-    files = plan.describe()
+    n = len(plan)
+    files = f"{n:,} file{'s' if n != 1 else ''} ({human_size(plan.total_size)})"
     if kind == "trash":
         return f"Move {files} to the trash?", "They can be restored from the system trash. Nothing is deleted."
     where = f"to {folder}"
@@ -53,6 +54,7 @@ class ConfirmAction(QDialog):
         self.table.setModel(self.model)
         self.table.setAccessibleName("Files to act on")
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setColumnWidth(1, 90)
