@@ -38,6 +38,9 @@ class Acting(QObject):
         self.marks = MarkControls(self.state, w.results, self.progress, self)
         w.statusBar().addPermanentWidget(self.marks.summary)
         self.slot = WorkerSlot(self, "Action failed")
+        self._finisher = None  # how the running job ends, given a note (called at once, or when a cancel took effect)
+        self._cancelled = False
+        self.slot.idle.connect(self._stopped)
         self.actions = a = mark_menu.build(w)
         for rule, action in a.rules.items():
             action.triggered.connect(lambda _=False, r=rule: self.marks.by_rule(r))
@@ -71,8 +74,11 @@ class Acting(QObject):
     # --- trash, move, copy ------------------------------------------------------------------------------------------
     def ask(self, kind: str) -> ConfirmAction | None:
         """Ask for the folder (move, copy), then confirm; the run starts only if the user confirms."""
+        if self.window.is_scanning():
+            self.progress.finish("A scan is running: wait for it (or cancel it, Esc) before acting on files.")
+            return None
         plan, r = self._plan(), self.state.result
-        if plan is None or r is None or self.slot.busy:
+        if plan is None or r is None or self.slot.running:
             return None
         folder = ""
         if kind != "trash":
@@ -94,16 +100,17 @@ class Acting(QObject):
         self.progress.start(f"{plans.KINDS[run.kind]}: {run.plan.describe()}…")
         self.cancel_action.setEnabled(True)
         started = self.state.result
+        self._finisher = lambda note: self._finish(run, started, note)
         self.slot.start(
             run.steps,
             lambda _: self._finish(run, started, ""),
             on_progress=self.progress.update_progress,
             on_failed=lambda msg, details: self._finish(run, started, f" Stopped: {msg}", details),
-            on_cancelled=lambda: self._finish(run, started, " Cancelled: the other files were left as they were."),
         )
         self._enable()
 
     def _finish(self, run: ActionRun, started, note: str, details: str = "") -> None:
+        self._finisher = None
         self.cancel_action.setEnabled(False)
         if run.gone and self.state.result is started and started is not None:  # moved documents leave the results
             pruned, old = without(started, run.gone)
@@ -128,8 +135,15 @@ class Acting(QObject):
         box.open()
 
     def cancel(self) -> None:
-        if self.slot.busy:
-            self.slot.cancel()  # the worker stops before the next file; what it did is kept and logged
+        """Stop the running job before its next file; it ends (results updated, log kept) once its thread stops."""
+        if self.slot.busy and self.slot.cancel():
+            self._cancelled = True
+            self.progress.start("Cancelling: the file being moved is finished first…")
+
+    def _stopped(self) -> None:
+        if self._cancelled and self._finisher is not None:
+            finisher, self._finisher, self._cancelled = self._finisher, None, False
+            finisher(" Cancelled: the other files were left as they were.")
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         return self.slot.shutdown(timeout_ms)
@@ -137,7 +151,7 @@ class Acting(QObject):
     # --- undo ------------------------------------------------------------------------------------------------------
     def undo(self) -> None:
         """Move the files of the last move back; say where the trash holds the files sent there."""
-        if self.slot.busy:
+        if self.slot.running:
             return
         entries = self.log.read()
         moves, trashed = last_run(entries, "move"), last_run(entries, "trash")
@@ -146,6 +160,7 @@ class Acting(QObject):
             self.progress.finish(f"Nothing to move back.{trash_note}")
             return
         run = UndoRun(moves, self.log)
+        self._finisher = lambda note: self._undone(run, note)
         self.progress.start(f"Moving {_files(len(moves))} back…")
         self.cancel_action.setEnabled(True)
         self.slot.start(
@@ -153,11 +168,11 @@ class Acting(QObject):
             lambda _: self._undone(run, trash_note),
             on_progress=self.progress.update_progress,
             on_failed=lambda msg, details: self._undone(run, f" Stopped: {msg}"),
-            on_cancelled=lambda: self._undone(run, " Cancelled."),
         )
         self._enable()
 
     def _undone(self, run: UndoRun, note: str) -> None:
+        self._finisher = None
         self.cancel_action.setEnabled(False)
         again = " Scan again to see them in the results." if run.done else ""
         self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{note}")

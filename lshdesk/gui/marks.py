@@ -37,6 +37,7 @@ class MarkControls(QObject):
         self.summary.setContentsMargins(16, 0, 4, 0)
         self.summary.setToolTip("How many files are marked and their total size: what the Mark menu's actions act on")
         state.marksChanged.connect(self._show_summary)
+        state.marksChanged.connect(lambda: [view.viewport().update() for view in self.proxies])
         self._show_summary()
 
     # --- which document a cell shows ------------------------------------------------------------------------------

@@ -68,13 +68,8 @@ class MarkProxy(QIdentityProxyModel):
         return True
 
     def repaint_marks(self) -> None:
-        """Repaint the check boxes (every row: a document may be shown in several)."""
-        self._changed(QModelIndex())
-
-    def _changed(self, parent: QModelIndex) -> None:
-        rows, cols = self.rowCount(parent), self.columnCount(parent)
+        """Tell the views the top rows' check boxes changed (one signal; the rows below a group are repainted by
+        their view, ``MarkControls`` updates it: a signal per group would cost seconds at 100,000 groups)."""
+        rows, cols = self.rowCount(), self.columnCount()
         if rows and cols:
-            self.dataChanged.emit(self.index(0, 0, parent), self.index(rows - 1, cols - 1, parent), [CHECK])
-            if not parent.isValid() and self.hasChildren(self.index(0, 0, parent)):
-                for r in range(rows):  # a tree: the members below each group
-                    self._changed(self.index(r, 0, parent))
+            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, cols - 1), [CHECK])

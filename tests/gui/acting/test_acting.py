@@ -109,3 +109,33 @@ def test_a_file_changed_after_the_scan_is_refused_and_stays_marked(qtbot, scanne
     assert [r.docs.paths[i] for i in np.flatnonzero(window.state.marks)] == [changed]
     assert "1 file left alone" in window.progress.stage.text()
     box.close()
+
+
+def test_cancel_in_the_progress_area_stops_before_the_next_file(qtbot, scanned, monkeypatch):
+    import threading
+
+    from lshdesk.core.actions import run as runs
+
+    window, tmp = scanned
+    marked = _mark(window, "g0_b.txt", "g1_b.txt", "g2_b.txt")
+    first_moved, release = threading.Event(), threading.Event()
+    real_move = runs.move_file
+
+    def slow_move(src, dest):  # the first file moves, then the worker waits for the test to press Cancel
+        real_move(src, dest)
+        first_moved.set()
+        release.wait(5)
+
+    monkeypatch.setattr(runs, "move_file", slow_move)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp / "out")))
+    window.acting.actions.move.trigger()
+    qtbot.mouseClick(window.acting.confirm.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(first_moved.is_set, timeout=5000)
+    assert window.progress.cancel_button.isVisible()
+    qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
+    release.set()
+    qtbot.waitUntil(lambda: not window.acting.slot.running, timeout=5000)
+    qtbot.waitUntil(lambda: "Cancelled" in window.progress.stage.text(), timeout=5000)
+    assert [os.path.exists(p) for p in marked] == [False, True, True]  # scan order: g0_b went, the others stayed
+    assert marked[0] not in window.state.result.docs.paths and marked[1] in window.state.result.docs.paths
+    assert [e.source for e in window.acting.log.read()] == [marked[0]]
