@@ -6,6 +6,7 @@ file before going to the next, so a cancelled or failed run still says exactly w
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sys
@@ -60,10 +61,14 @@ def move_file(src: str, dest: str) -> None:
     try:
         os.rename(src, dest)
     except OSError as e:
-        if e.errno != 18:  # EXDEV: another device
+        if e.errno != errno.EXDEV:  # another device: copy, then remove the original
             raise
         copy_atomic(src, dest)
-        os.unlink(src)
+        try:
+            os.unlink(src)
+        except OSError:
+            os.unlink(dest)  # the original stays: no second copy is left behind
+            raise
 
 
 @dataclass

@@ -145,3 +145,32 @@ def test_the_marked_list_exports_as_csv_and_json(scanned):
     data = json.loads(to_json(plan))
     assert [f["path"] for f in data["marked"]] == [f.path for f in plan.files]
     assert data["total_size"] == sum(os.path.getsize(f.path) for f in plan.files)
+
+
+def test_a_move_to_another_device_copies_then_removes_and_never_leaves_two_copies(tmp_path, monkeypatch):
+    import errno
+
+    from lshdesk.core.actions import run as runs
+
+    src, dest = tmp_path / "a.txt", tmp_path / "out" / "a.txt"
+    src.write_text("text")
+    os.utime(src, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
+
+    def cross_device(a, b):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(runs.os, "rename", cross_device)
+    runs.move_file(str(src), str(dest))
+    assert not src.exists() and dest.read_text() == "text"
+    assert os.stat(dest).st_mtime_ns == 1_600_000_000_000_000_000  # the date travels: Undo can check it
+
+    src.write_text("again")
+    dest.unlink()
+    monkeypatch.setattr(runs.os, "unlink", lambda p, _real=os.unlink: _real(p) if p == str(dest) else _boom(p))
+    with pytest.raises(PermissionError):
+        runs.move_file(str(src), str(dest))
+    assert src.read_text() == "again" and not dest.exists()
+
+
+def _boom(path):
+    raise PermissionError(13, "Permission denied", path)
