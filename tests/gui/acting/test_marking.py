@@ -102,3 +102,14 @@ def test_a_session_keeps_the_marks(qtbot, with_reference, tmp_path, monkeypatch)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     window.actions.open_session.trigger()
     assert np.array_equal(window.state.marks, marks) and marks.any()
+
+
+def test_the_mark_proxies_are_sound_models(qtbot, qtmodeltester, with_reference):
+    window, _ = with_reference
+    window.acting.actions.rules["reference"].trigger()
+    for view in (window.results.pairs, window.results.groups, window.results.documents):
+        qtmodeltester.check(view.model(), force_py=True)
+    pairs = window.results.pairs.model()
+    assert pairs.flags(pairs.index(0, 2)) & Qt.ItemFlag.ItemIsUserCheckable == Qt.ItemFlag(0)  # no box on a number
+    assert pairs.setData(pairs.index(0, 0), Qt.CheckState.Checked, CHECK)
+    assert window.state.marks[window.state.result.pairs.left[pairs.data_row(0)]]
