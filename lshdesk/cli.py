@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+# isort: off
+from lshdesk.terminal import early_interrupts, emit, end_now, fail, say  # first: a Ctrl+C while starting is one line
+
+# isort: on
 import argparse
 import json
+import math
 import os
+import signal
 import sys
 import time
 
 from lshdesk import __version__
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
+
+MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a mistake
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +44,14 @@ def _bounded(parse, ok, what: str):
 _threshold = _bounded(float, lambda v: 0.0 < v <= 1.0, "threshold must be a number in (0, 1]")
 _positive = _bounded(int, lambda v: v >= 1, "expected a whole number of at least 1")
 _seed = _bounded(int, lambda v: 0 <= v < 2**32, f"seed must be a whole number from 0 to {2**32 - 1}")
-_megabytes = _bounded(float, lambda v: v > 0, "size cap must be a number of MB, more than 0 MB")
+_megabytes = _bounded(
+    float,
+    lambda v: math.isfinite(v) and 0 < v <= MAX_MEGABYTES,
+    f"size cap must be a number of MB, more than 0 MB and at most {MAX_MEGABYTES:,} MB",
+)
+_seconds = _bounded(
+    float, lambda v: math.isfinite(v) and 0 < v <= 3600, "a timeout in seconds, more than 0, at most 3600"
+)
 
 
 def _formats(text: str) -> frozenset[str]:
@@ -124,17 +139,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)",
     )
+    s.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="with --scheduler: how long to wait for it to answer (default 10)",
+    )
 
     sig = sub.add_parser("signature", help="print the MinHash signatures of files")
     sig.add_argument("files", nargs="+", metavar="FILE")
     _add_signature_options(sig)
     sig.add_argument("--format", choices=("json",), default="json")
     return parser
-
-
-def _fail(message: str, code: int = 2) -> int:
-    print(f"lshdesk: error: {message}", file=sys.stderr)
-    return code
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -144,12 +161,14 @@ def _scan(args: argparse.Namespace) -> int:
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
-        return _fail("--scheduler goes with --engine dask")
+        return fail("--scheduler goes with --engine dask")
+    if not args.output and sys.stdout is None:
+        return fail("standard output is closed: give a file with -o FILE", 1)
     if (args.bands is None) != (args.rows is None):
-        return _fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
+        return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
     for p in list(args.paths) + list(args.reference):
         if not os.path.exists(p):
-            return _fail(f"no such folder or file: {p}")
+            return fail(f"no such folder or file: {p}")
     same = os.path.realpath  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
@@ -167,10 +186,10 @@ def _scan(args: argparse.Namespace) -> int:
             ),
         )
     except LshdeskError as e:
-        return _fail(str(e))
+        return fail(str(e))
     ref_real = {same(p) for p in args.reference}
     reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
-    show = not args.quiet and sys.stderr.isatty()
+    show = not args.quiet and sys.stderr is not None and sys.stderr.isatty()
     last = [0.0]
 
     def progress(p) -> None:
@@ -178,8 +197,12 @@ def _scan(args: argparse.Namespace) -> int:
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
             total = f"/{p.total}" if p.total else ""
-            print(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="", file=sys.stderr, flush=True)
+            say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
 
+    if engine == "dask" and args.scheduler:
+        from lshdesk.distributed.cluster import check_scheduler
+
+        check_scheduler(args.scheduler, args.connect_timeout)  # a clear message now, not a silent wait
     cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
     gen = make_scan(
         engine,
@@ -195,34 +218,27 @@ def _scan(args: argparse.Namespace) -> int:
     try:
         result = run(gen, progress)
     except ScanCancelled:
-        return _fail("cancelled", 130)
+        return fail("cancelled", 130)
     finally:
         gen.close()  # a Dask scan's cluster is shut down here, also on Ctrl+C
     for warning in getattr(result, "warnings", ()):
-        if not args.quiet:
-            print(f"lshdesk: warning: {warning}", file=sys.stderr)
+        if not args.quiet or "newer lshdesk" in warning:  # a cache left alone is said even under -q
+            say(f"lshdesk: warning: {warning}")
     if show:
-        print(file=sys.stderr)
+        say("")
     if args.format == "html":
         from lshdesk.core.persistence.report import to_html
 
         text = to_html(result)
     else:
         text = export.to_csv(result) if args.format == "csv" else export.to_json(result)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            return _fail(f"cannot write {args.output}: {e.strerror or e}", 1)
-    else:
-        sys.stdout.write(text)
+    if code := emit(text, args.output):
+        return code
     if not args.quiet:
-        print(
+        say(
             f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate pairs, "
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
-            f"(bands x rows {result.banding}, {result.seconds:.2f} s)",
-            file=sys.stderr,
+            f"(bands x rows {result.banding}, {result.seconds:.2f} s)"
         )
     return 0
 
@@ -231,25 +247,29 @@ def _signature(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.reading import read_text
     from lshdesk.core.errors import NotText
     from lshdesk.core.minhash import sign_texts
+    from lshdesk.core.pathnames import name_fields
 
+    if sys.stdout is None:
+        return fail("standard output is closed: redirect it to a file", 1)
     texts = []
     for path in args.files:
         if not os.path.isfile(path):
-            return _fail(f"no such file: {path}")
+            return fail(f"no such file: {path}")
         try:
             texts.append(read_text(path, 2**31))
         except NotText as e:
-            return _fail(f"{path}: {e}", 1)
+            return fail(f"{path}: {e}", 1)
     sigs = sign_texts(texts, SignatureParams(args.shingle, args.family, args.num_perm, args.seed))
-    out = {"signatures": [{"path": p, "values": row.tolist()} for p, row in zip(args.files, sigs)]}
-    sys.stdout.write(json.dumps(out) + "\n")
-    return 0
+    out = {"signatures": [{**name_fields(p), "values": row.tolist()} for p, row in zip(args.files, sigs)]}
+    return emit(json.dumps(out) + "\n", None)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
+    if signal.getsignal(signal.SIGINT) is early_interrupts:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:
+        args = build_parser().parse_args(argv)
         if args.command == "scan":
             return _scan(args)
         if args.command == "signature":
@@ -258,10 +278,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
-        return _fail(str(e))
+        return fail(str(e))
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
-    except BrokenPipeError:
-        return 0
+        return end_now(fail("interrupted", 130), argv)
+    except MemoryError:
+        msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
+        return end_now(fail(msg, 1), argv)
     except Exception as e:  # last resort: one line, never a traceback
-        return _fail(f"unexpected {type(e).__name__}: {e}", 1)
+        return fail(f"unexpected {type(e).__name__}: {e}", 1)

@@ -345,13 +345,15 @@ def test_formats_option_limits_what_is_read_and_rejects_unknown_formats(tmp_path
     assert len(err) == 1 and "xls" in err[0]
 
 
-def test_a_size_cap_of_zero_is_refused(tmp_path, capsys):
+@pytest.mark.parametrize("cap", ["0", "inf", "nan", "-inf", "1e300"])
+def test_a_size_cap_of_zero_or_no_number_is_refused(tmp_path, capsys, cap):
     from lshdesk.cli import main
 
     with pytest.raises(SystemExit) as bad:
-        main(["scan", str(tmp_path), "--max-size", "0"])
+        main(["scan", str(tmp_path), "--max-size", cap])
     assert bad.value.code == 2
-    assert "more than 0 MB" in capsys.readouterr().err
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "more than 0 MB" in err[0] and "Traceback" not in err[0]
 
 
 def test_cache_dir_and_no_cache(tmp_path, capsys):

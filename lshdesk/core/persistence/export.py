@@ -7,7 +7,10 @@ import io
 import json
 import os
 
+from lshdesk.core.pathnames import display, name_fields
 from lshdesk.core.scan.pipeline import ScanResult
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run as a formula at a cell's start
 
 
 def _file_roots(result: ScanResult) -> set[int]:
@@ -24,7 +27,12 @@ def _one_folder(result: ScanResult) -> bool:
 
 
 def display_paths(result: ScanResult) -> list[str]:
-    """Each document's name for output: relative to the folder when one folder was scanned, '/'-separated."""
+    """Each document's name as people read it (valid UTF-8; see ``pathnames.display``)."""
+    return [display(n) for n in exact_paths(result)]
+
+
+def exact_paths(result: ScanResult) -> list[str]:
+    """Each document's exact name for output: relative to the folder when one folder was scanned, '/'-separated."""
     if _one_folder(result):
         return list(result.docs.rel)
     files = _file_roots(result)
@@ -45,33 +53,61 @@ def skipped_name(result: ScanResult, path: str) -> str:
     return path.replace(os.sep, "/")
 
 
-def pair_rows(result: ScanResult) -> list[tuple[str, str, float, float, int]]:
-    """Verified pairs as (a, b, estimate, jaccard, bands) with a < b, by similarity descending then names."""
-    names = display_paths(result)
+def pair_indices(result: ScanResult) -> list[tuple[int, int, float, float, int]]:
+    """Verified pairs as document indices (a, b, estimate, jaccard, bands), in the order of ``pair_rows``."""
+    names = exact_paths(result)
     p = result.pairs
     rows = []
     for l, r, e, j, b in zip(
         p.left.tolist(), p.right.tolist(), p.estimate.tolist(), p.jaccard.tolist(), p.bands.tolist()
     ):
-        a, c = sorted((names[l], names[r]))
+        a, c = sorted((l, r), key=lambda i: names[i])
         rows.append((a, c, e, j, b))
-    rows.sort(key=lambda t: (-round(t[3], 6), t[0], t[1]))
+    rows.sort(key=lambda t: (-round(t[3], 6), names[t[0]], names[t[1]]))
     return rows
 
 
-def to_csv(result: ScanResult) -> str:
-    """Header ``a,b,estimate,jaccard``, one row per verified pair, 6 decimals."""
+def pair_rows(result: ScanResult) -> list[tuple[str, str, float, float, int]]:
+    """Verified pairs as (a, b, estimate, jaccard, bands) with a < b, by similarity descending then names."""
+    names = display_paths(result)
+    return [(names[a], names[b], e, j, n) for a, b, e, j, n in pair_indices(result)]
+
+
+class _Writer:
+    """``csv.writer`` that also quotes a field holding a bare ``\\r`` (the csv module quotes only ``\\n`` here), and
+    for a spreadsheet puts ``'`` before a cell that would start a formula."""
+
+    def __init__(self, out: io.StringIO, spreadsheet: bool = False) -> None:
+        self.plain = csv.writer(out, lineterminator="\n")
+        self.quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        self.spreadsheet = spreadsheet
+
+    def writerow(self, row: list) -> None:
+        cells = [str(c) for c in row]
+        if self.spreadsheet:
+            cells = ["'" + c if c.startswith(FORMULA_START) else c for c in cells]
+        (self.quoted if any("\r" in c for c in cells) else self.plain).writerow(cells)
+
+
+def to_csv(result: ScanResult, spreadsheet: bool = False) -> str:
+    """Header ``a,b,estimate,jaccard``, one row per verified pair, 6 decimals; names exact unless ``spreadsheet``."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = _Writer(out, spreadsheet)
     w.writerow(["a", "b", "estimate", "jaccard"])
     for a, b, e, j, _ in pair_rows(result):
         w.writerow([a, b, f"{e:.6f}", f"{j:.6f}"])
     return out.getvalue()
 
 
+def _scores(estimate: float, jaccard: float, bands: int) -> dict:
+    return {"estimate": round(estimate, 6), "jaccard": round(jaccard, 6), "bands": bands}
+
+
 def to_json(result: ScanResult) -> str:
-    """Parameters, documents, skipped files, pairs and groups as one JSON document."""
-    names = display_paths(result)
+    """Parameters, documents, skipped files, pairs and groups as one JSON document, valid UTF-8: a name that is not
+    UTF-8 is shown with replacement characters, its exact bytes in base64 beside it (``path_bytes``, ``a_bytes``)."""
+    exact = exact_paths(result)
+    names = [display(n) for n in exact]
     sp = result.params.signature
     doc = {
         "params": {
@@ -83,22 +119,22 @@ def to_json(result: ScanResult) -> str:
             "bands": result.banding.bands,
             "rows": result.banding.rows,
         },
-        "documents": [{"path": n, "shingles": int(c)} for n, c in zip(names, result.shingles.counts().tolist())],
-        "skipped": [{"path": skipped_name(result, s.path), "reason": s.reason} for s in result.skipped],
+        "documents": [{**name_fields(n), "shingles": int(c)} for n, c in zip(exact, result.shingles.counts().tolist())],
+        "skipped": [{**name_fields(skipped_name(result, s.path)), "reason": display(s.reason)} for s in result.skipped],
         "pairs": [
-            {"a": a, "b": b, "estimate": round(e, 6), "jaccard": round(j, 6), "bands": n}
-            for a, b, e, j, n in pair_rows(result)
+            {**name_fields(exact[a], "a"), **name_fields(exact[b], "b"), **_scores(e, j, n)}
+            for a, b, e, j, n in pair_indices(result)
         ],
         "groups": [sorted(names[i] for i in g.tolist()) for g in result.groups],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def to_groups_csv(result: ScanResult) -> str:
+def to_groups_csv(result: ScanResult, spreadsheet: bool = False) -> str:
     """Header ``group,documents,lowest_similarity,path``: one row per member of each group, largest group first."""
     names = display_paths(result)
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = _Writer(out, spreadsheet)
     w.writerow(["group", "documents", "lowest_similarity", "path"])
     for gi, (g, low) in enumerate(zip(result.groups, result.group_min.tolist())):
         for name in sorted(names[i] for i in g.tolist()):

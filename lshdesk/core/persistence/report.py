@@ -11,7 +11,8 @@ from lshdesk import __version__
 from lshdesk.core.corpus.reading import read_text
 from lshdesk.core.errors import NotText
 from lshdesk.core.passages import shared_passages
-from lshdesk.core.persistence.export import display_paths, pair_rows
+from lshdesk.core.pathnames import display
+from lshdesk.core.persistence.export import display_paths, pair_indices
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.core.scurve import probability
 from lshdesk.core.scurve import threshold as curve_threshold
@@ -103,14 +104,14 @@ def _read(path: str, cap: int) -> str:
 def to_html(result: ScanResult) -> str:
     """The whole report as one HTML string."""
     names = display_paths(result)
-    index = {n: i for i, n in enumerate(names)}
     sp = result.params.signature
-    rows = pair_rows(result)
+    rows = pair_indices(result)
     esc = html.escape
+    roots = ", ".join(display(r) for r in result.roots)
     out = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>lshdesk report: {esc(', '.join(result.roots))}</title><style>{_CSS}</style></head><body>",
-        f"<h1>Near-duplicate documents in {esc(', '.join(result.roots))}</h1>",
+        f"<title>lshdesk report: {esc(roots)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>Near-duplicate documents in {esc(roots)}</h1>",
         f"<p class='muted'>lshdesk {__version__}, {datetime.now().strftime('%Y-%m-%d %H:%M')}</p>",
         "<h2>Summary</h2><table>",
         f"<tr><th>Documents</th><td class='num'>{len(result.docs):,}</td></tr>",
@@ -143,8 +144,9 @@ def to_html(result: ScanResult) -> str:
             f"<p class='muted'>The {MAX_PAIRS_WITH_TEXT} most similar of {len(rows):,} pairs are shown with text.</p>"
         )
     cap = result.params.corpus.max_bytes
-    for a, b, est, jac, bands in rows[:MAX_PAIRS_WITH_TEXT]:
-        ta, tb = _read(result.docs.paths[index[a]], cap), _read(result.docs.paths[index[b]], cap)
+    for ia, ib, est, jac, bands in rows[:MAX_PAIRS_WITH_TEXT]:
+        a, b = names[ia], names[ib]
+        ta, tb = _read(result.docs.paths[ia], cap), _read(result.docs.paths[ib], cap)
         spans_a, spans_b, n_shared = shared_passages(ta, tb, sp.shingle)
         out.append(
             f"<div class='pair'><p><b>{esc(a)}</b> ~ <b>{esc(b)}</b>: similarity <b>{jac:.3f}</b>, "
@@ -153,7 +155,7 @@ def to_html(result: ScanResult) -> str:
         )
     if result.skipped:
         out.append("<h2>Skipped files</h2><table><tr><th>File</th><th>Reason</th></tr>")
-        out += [f"<tr><td>{esc(s.path)}</td><td>{esc(s.reason)}</td></tr>" for s in result.skipped]
+        out += [f"<tr><td>{esc(display(s.path))}</td><td>{esc(display(s.reason))}</td></tr>" for s in result.skipped]
         out.append("</table>")
     out.append("</body></html>\n")
     return "".join(out)

@@ -1,0 +1,54 @@
+"""File names for output: the UTF-8 form a person reads (replacement characters) and the exact bytes, in one place.
+
+Python keeps a name that is not valid UTF-8 (bytes ``ff fe`` from another system's disk) as a ``str`` with lone
+surrogates (``surrogateescape``). Such a string cannot be written as UTF-8, so every output goes through here:
+``display`` for text a person reads (CSV, HTML, the window), ``name_fields`` for JSON, which adds the exact bytes in
+base64 (``path_bytes``) beside a name that needed replacing, as ripgrep's JSON does; ``from_fields`` reads them back.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import Any
+
+
+def exact_bytes(name: str) -> bytes:
+    """The name's bytes on disk (what ``os.fsencode`` gives)."""
+    return os.fsencode(name)
+
+
+def is_utf8(name: str) -> bool:
+    """True if the name is valid UTF-8 text as it stands (no byte had to be escaped)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def display(name: str) -> str:
+    """The name as valid UTF-8 text: bytes that are not UTF-8 become U+FFFD."""
+    if is_utf8(name):
+        return name
+    return exact_bytes(name).decode("utf-8", errors="replace")
+
+
+def name_fields(name: str, key: str = "path") -> dict[str, str]:
+    """``{key: display form}``, plus ``{key}_bytes`` (base64 of the exact bytes) when the two differ."""
+    if is_utf8(name):
+        return {key: name}
+    return {key: display(name), f"{key}_bytes": base64.b64encode(exact_bytes(name)).decode("ascii")}
+
+
+def from_fields(fields: dict[str, Any], key: str = "path") -> str:
+    """The exact name back from ``name_fields`` (``ValueError`` if the fields are malformed)."""
+    raw = fields.get(f"{key}_bytes")
+    if raw is None:
+        value = fields[key]
+        if not isinstance(value, str):
+            raise ValueError(f"{key} must be a string")
+        return value
+    if not isinstance(raw, str):
+        raise ValueError(f"{key}_bytes must be a base64 string")
+    return os.fsdecode(base64.b64decode(raw.encode("ascii"), validate=True))

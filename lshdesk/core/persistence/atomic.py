@@ -1,0 +1,92 @@
+"""Every file lshdesk writes, written atomically: a temporary file beside the target, synced, then renamed over it.
+
+On any failure (full disk, ``ulimit -f``, no permission, an interrupt) the temporary file is removed and the
+target is left exactly as it was: an existing output is never truncated before the new one is complete.
+``write_stream`` writes to an already open binary stream (standard output) and checks that it all arrived.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from typing import BinaryIO
+
+from lshdesk.core.errors import LshdeskError
+
+
+class OutputError(LshdeskError):
+    """An output could not be written completely; the message names it and says why."""
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e) or type(e).__name__
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` (text is encoded as strict UTF-8) or leave it untouched and raise OutputError."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data  # before the target is touched
+    write_atomic_with(path, lambda f: f.write(raw))
+
+
+def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object]) -> None:
+    """``write_atomic`` for writers that stream: ``fill`` writes into the open temporary file."""
+    target = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(target))
+    try:
+        mode = os.stat(target).st_mode & 0o7777  # a replaced file keeps its permissions
+    except OSError:
+        mode = 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+    except OSError as e:
+        raise OutputError(f"cannot write {target}: {_reason(e)}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write {target}: {_reason(e)}; it was left as it was") from None
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename durable where the system allows it (best effort: not every file system can)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_stream(stream: BinaryIO, data: bytes, what: str = "standard output") -> None:
+    """Write all of ``data`` to an open binary stream and flush it; OutputError if any of it did not arrive."""
+    try:
+        stream.write(data)
+        stream.flush()
+    except BrokenPipeError:
+        raise OutputError(f"{what} was closed before the output was complete (broken pipe)") from None
+    except OSError as e:
+        raise OutputError(f"cannot write to {what}: {_reason(e)}; the output is incomplete") from None
+    except ValueError as e:  # a closed stream
+        raise OutputError(f"cannot write to {what}: {e}") from None
