@@ -350,7 +350,7 @@ def test_a_size_cap_of_zero_or_no_number_is_refused(tmp_path, capsys, cap):
     from lshdesk.cli import main
 
     with pytest.raises(SystemExit) as bad:
-        main(["scan", str(tmp_path), "--max-size", cap])
+        main(["scan", str(tmp_path), f"--max-size={cap}"])
     assert bad.value.code == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "more than 0 MB" in err[0] and "Traceback" not in err[0]

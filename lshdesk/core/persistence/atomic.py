@@ -7,6 +7,7 @@ target is left exactly as it was: an existing output is never truncated before t
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Callable
@@ -32,7 +33,7 @@ def _umask() -> int:
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` (text is encoded as strict UTF-8) or leave it untouched and raise OutputError."""
     raw = data.encode("utf-8") if isinstance(data, str) else data  # before the target is touched
-    write_atomic_with(path, lambda f: f.write(raw))
+    write_atomic_with(path, lambda f: write_all(f, raw))
 
 
 def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object]) -> None:
@@ -79,10 +80,20 @@ def _sync_folder(folder: str) -> None:
         os.close(fd)
 
 
+def write_all(stream: BinaryIO, data: bytes) -> None:
+    """Write every byte: a binary stream may take only part (a file size limit); the next try then says why."""
+    view = memoryview(data)
+    while view:
+        n = stream.write(view)
+        if not n:
+            raise OSError(errno.EIO, "the output stopped accepting data")
+        view = view[n:]
+
+
 def write_stream(stream: BinaryIO, data: bytes, what: str = "standard output") -> None:
     """Write all of ``data`` to an open binary stream and flush it; OutputError if any of it did not arrive."""
     try:
-        stream.write(data)
+        write_all(stream, data) if isinstance(data, bytes) else stream.write(data)
         stream.flush()
     except BrokenPipeError:
         raise OutputError(f"{what} was closed before the output was complete (broken pipe)") from None
