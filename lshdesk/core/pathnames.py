@@ -52,3 +52,19 @@ def from_fields(fields: dict[str, Any], key: str = "path") -> str:
     if not isinstance(raw, str):
         raise ValueError(f"{key}_bytes must be a base64 string")
     return os.fsdecode(base64.b64decode(raw.encode("ascii"), validate=True))
+
+
+def stored_name(name: str) -> str | dict[str, str]:
+    """A name as a file lshdesk reads back stores it: the text itself, or ``{"bytes": base64}`` if not UTF-8."""
+    if is_utf8(name):
+        return name
+    return {"bytes": base64.b64encode(exact_bytes(name)).decode("ascii")}
+
+
+def name_from_stored(value: Any) -> str:
+    """The exact name back from ``stored_name`` (``ValueError`` for anything else)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and set(value) == {"bytes"} and isinstance(value["bytes"], str):
+        return os.fsdecode(base64.b64decode(value["bytes"].encode("ascii"), validate=True))
+    raise ValueError(f"a file name must be text or {{'bytes': base64}}, not {type(value).__name__}")

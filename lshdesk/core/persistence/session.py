@@ -14,16 +14,27 @@ import numpy as np
 from lshdesk.core.clustering import Pairs
 from lshdesk.core.corpus.listing import Skipped
 from lshdesk.core.errors import LshdeskError
+from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
+from lshdesk.core.pathnames import display, stored_name
+from lshdesk.core.persistence import session_check as check
+from lshdesk.core.persistence.atomic import write_atomic_with
+from lshdesk.core.persistence.session_read import SessionError, read_arrays, read_header
 from lshdesk.core.scan.pipeline import Documents, ScanResult
 from lshdesk.core.shingling import ShingleBatch
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: names that are not UTF-8 stored as {"bytes": base64}; version 1 files are still read
 MAGIC = "lshdesk-session"
-
-
-class SessionError(LshdeskError):
-    """A session file that cannot be opened; the message says why in a user's words."""
+__all__ = [
+    "FORMAT_VERSION",
+    "MAGIC",
+    "SessionError",
+    "load_marks",
+    "load_session",
+    "params_from_json",
+    "params_to_json",
+    "save_session",
+]
 
 
 def params_to_json(p: ScanParams) -> dict[str, Any]:
@@ -72,14 +83,14 @@ def save_session(
     header = {
         "magic": MAGIC,
         "format_version": FORMAT_VERSION,
-        "roots": list(result.roots),
-        "folders": list(folders if folders is not None else result.roots),
+        "roots": [stored_name(r) for r in result.roots],
+        "folders": [stored_name(f) for f in (folders if folders is not None else result.roots)],
         "reference": list(result.reference),
         "params": params_to_json(result.params),
         "banding": {"bands": result.banding.bands, "rows": result.banding.rows},
-        "paths": result.docs.paths,
-        "rel": result.docs.rel,
-        "skipped": [{"path": s.path, "reason": s.reason} for s in result.skipped],
+        "paths": [stored_name(p) for p in result.docs.paths],
+        "rel": [stored_name(r) for r in result.docs.rel],
+        "skipped": [{"path": stored_name(s.path), "reason": display(s.reason)} for s in result.skipped],
         "seconds": result.seconds,
         "selection": list(selection),
         "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
@@ -102,11 +113,14 @@ def save_session(
     }
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
-    tmp = Path(str(path) + ".part")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("header.json", json.dumps(header, ensure_ascii=False))
-        z.writestr("arrays.npz", buf.getvalue())
-    tmp.replace(path)  # never leave a half-written session under the real name
+    text = json.dumps(header, ensure_ascii=False).encode("utf-8")
+
+    def fill(f) -> None:
+        with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("header.json", text)
+            z.writestr("arrays.npz", buf.getvalue())
+
+    write_atomic_with(path, fill)  # never a half-written session, never an emptied old one
 
 
 def _mtime(a: dict[str, np.ndarray], n_docs: int) -> np.ndarray | None:
@@ -122,10 +136,12 @@ def load_marks(path: str | Path, n_docs: int) -> np.ndarray:
     marks = np.zeros(n_docs, dtype=bool)
     try:
         with zipfile.ZipFile(path) as z:
-            header = json.loads(z.read("header.json").decode("utf-8"))
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError) as e:
+            header = read_header(z)  # within the limits, as every read of a session
+    except SessionError as e:
+        raise SessionError(f"{path} is not an lshdesk session or is damaged: {e}") from None
+    except (OSError, zipfile.BadZipFile, ValueError) as e:
         raise SessionError(f"{path} is not an lshdesk session or is damaged ({e})") from None
-    listed = header.get("marks", []) if isinstance(header, dict) else None
+    listed = header.get("marks", [])
     if not isinstance(listed, list) or not all(type(i) is int and 0 <= i < n_docs for i in listed):
         raise SessionError(f"{path} is damaged: its marks are not document numbers below {n_docs}")
     marks[listed] = True
@@ -133,49 +149,80 @@ def load_marks(path: str | Path, n_docs: int) -> np.ndarray:
 
 
 def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[str]]:
-    """Read a session file: (result, selection, folders). Raises SessionError with a clear reason."""
+    """Read a session file: (result, selection, folders). Every failure is a SessionError saying what is wrong."""
     try:
         with zipfile.ZipFile(path) as z:
-            header = json.loads(z.read("header.json").decode("utf-8"))
-            npz = np.load(io.BytesIO(z.read("arrays.npz")), allow_pickle=False)
-            a = {k: npz[k] for k in npz.files}
+            header = read_header(z)
+            _check_version(header, path)
+            arrays = read_arrays(z)
+        return _build(header, arrays)
     except FileNotFoundError:
         raise SessionError(f"no such session file: {path}") from None
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError, UnicodeDecodeError) as e:
+    except _Newer:
+        raise
+    except SessionError as e:
+        raise SessionError(f"{path} is not an lshdesk session or is damaged: {e}") from None
+    except MemoryError:
+        raise SessionError(f"{path} is too large to open in the memory available") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, LshdeskError) as e:
         raise SessionError(f"{path} is not an lshdesk session or is damaged ({e})") from None
-    if not isinstance(header, dict) or header.get("magic") != MAGIC:
-        raise SessionError(f"{path} is not an lshdesk session file")
+
+
+class _Newer(SessionError):
+    """Saved by a newer lshdesk: not damaged, only not readable here."""
+
+
+def _check_version(header: dict[str, Any], path: str | Path) -> None:
+    if header.get("magic") != MAGIC:
+        raise SessionError("it is not an lshdesk session file")
     version = header.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise SessionError(
+    if type(version) is not int or version < 1:
+        raise SessionError(f"its format_version must be a whole number from 1 to {FORMAT_VERSION}, not {version!r}")
+    if version > FORMAT_VERSION:
+        raise _Newer(
             f"{path} was saved by a newer lshdesk (session format {version}; this version reads up to "
             f"{FORMAT_VERSION}): update lshdesk to open it"
         )
+
+
+def _build(header: dict[str, Any], a: dict[str, np.ndarray]) -> tuple[ScanResult, tuple[int, ...], list[str]]:
+    """The result the header and arrays describe, once each is checked against the others."""
+    roots = check.names(header, "roots")
+    paths, rel = check.names(header, "paths"), check.names(header, "rel")
+    if len(paths) != len(rel):
+        raise SessionError("its header lists a different number of paths and names")
     try:
-        sizes = a["groups.sizes"]
-        groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
-        result = ScanResult(
-            roots=tuple(header["roots"]),
-            params=params_from_json(header["params"]),
-            banding=Banding(**header["banding"]),
-            docs=Documents(
-                list(header["paths"]),
-                list(header["rel"]),
-                a["docs.root"],
-                a["docs.size"],
-                a["docs.n_tokens"],
-                _mtime(a, len(header["paths"])),
-            ),
-            skipped=[Skipped(s["path"], s["reason"]) for s in header["skipped"]],
-            signatures=a["signatures"],
-            shingles=ShingleBatch(a["shingles.ids"], a["shingles.offsets"], a["shingles.n_tokens"]),
-            candidates=_pairs("candidates", a),
-            pairs=_pairs("pairs", a),
-            groups=[g.astype(np.int64) for g in groups],
-            group_min=a["groups.min"],
-            reference=tuple(header["reference"]),
-            seconds=float(header["seconds"]),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError, LshdeskError) as e:
-        raise SessionError(f"{path} is damaged: {e}") from None
-    return result, tuple(int(i) for i in header.get("selection", [])), list(header.get("folders", header["roots"]))
+        params = params_from_json(check.field(header, "params", dict))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise SessionError(f"its parameters are damaged ({type(e).__name__}: {e})") from None
+    b = check.field(header, "banding", dict)
+    bands, rows = check.field(b, "bands", int), check.field(b, "rows", int)
+    banding = Banding(bands, rows)  # a ParamError (an LshdeskError) says what is wrong
+    k = params.signature.k
+    if bands * rows > k:
+        raise SessionError(f"its banding {bands} x {rows} needs more than its {k} slots")
+    check.check_arrays(a, len(paths), k, len(roots), np.dtype(make_family(params.signature).dtype))
+    skipped = []
+    for s in check.field(header, "skipped", list):
+        if not isinstance(s, dict) or not isinstance(s.get("reason"), str):
+            raise SessionError("its header lists a skipped file without a reason")
+        skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"]))
+    sizes = a["groups.sizes"]
+    groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
+    result = ScanResult(
+        roots=tuple(roots),
+        params=params,
+        banding=banding,
+        docs=Documents(paths, rel, a["docs.root"], a["docs.size"], a["docs.n_tokens"], _mtime(a, len(paths))),
+        skipped=skipped,
+        signatures=a["signatures"],
+        shingles=ShingleBatch(a["shingles.ids"], a["shingles.offsets"], a["shingles.n_tokens"]),
+        candidates=_pairs("candidates", a),
+        pairs=_pairs("pairs", a),
+        groups=[g.astype(np.int64) for g in groups],
+        group_min=a["groups.min"],
+        reference=check.indices(header, "reference", len(roots), []),
+        seconds=check.number(header, "seconds"),
+    )
+    selection = check.indices(header, "selection", len(paths), [])
+    return result, selection, check.names(header, "folders", [stored_name(r) for r in roots])
