@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from lshdesk.core.persistence import export
+from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.persistence.report import to_html
 from lshdesk.core.persistence.session import SessionError, load_marks, load_session, save_session
 from lshdesk.core.scan.pipeline import ScanResult
@@ -18,6 +19,7 @@ EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
     "Pairs as CSV (*.csv)": ("csv", export.to_csv),
     "Pairs, groups and skipped files as JSON (*.json)": ("json", export.to_json),
     "Groups as CSV (*.csv)": ("csv", export.to_groups_csv),
+    "Pairs for a spreadsheet, formulas neutralised (*.csv)": ("csv", lambda r: export.to_csv(r, spreadsheet=True)),
 }
 SESSION_FILTER = "lshdesk session (*.lshdesk)"
 
@@ -28,12 +30,11 @@ def _warn(parent: QWidget, title: str, text: str) -> None:
 
 
 def write_text(parent: QWidget, path: str, text: str) -> bool:
-    """Write a file; on failure say why in a non-blocking dialog and return False."""
+    """Write a file atomically; on failure say why in a non-blocking dialog (the old file kept) and return False."""
     try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        write_atomic(path, text)
     except OSError as e:
-        _warn(parent, "Export failed", f"Cannot write {path}: {e.strerror or e}")
+        _warn(parent, "Export failed", f"Cannot write {path}: {e.strerror or e}. Nothing was changed.")
         return False
     return True
 
@@ -81,7 +82,7 @@ def choose_save_session(
     try:
         save_session(path, result, selection, folders, marks)
     except OSError as e:
-        _warn(parent, "Save failed", f"Cannot write {path}: {e.strerror or e}")
+        _warn(parent, "Save failed", f"Cannot write {path}: {e.strerror or e}. Nothing was changed.")
         return None
     return path
 

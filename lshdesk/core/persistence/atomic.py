@@ -16,8 +16,12 @@ from typing import BinaryIO
 from lshdesk.core.errors import LshdeskError
 
 
-class OutputError(LshdeskError):
-    """An output could not be written completely; the message names it and says why."""
+class OutputError(LshdeskError, OSError):
+    """An output could not be written completely; the message names it and says why (``strerror``: why alone)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.strerror = reason or message
 
 
 def _reason(e: OSError) -> str:
@@ -47,7 +51,7 @@ def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
     except OSError as e:
-        raise OutputError(f"cannot write {target}: {_reason(e)}") from None
+        raise OutputError(f"cannot write {target}: {_reason(e)}", _reason(e)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             fill(f)
@@ -61,7 +65,7 @@ def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise OutputError(f"cannot write {target}: {_reason(e)}; it was left as it was") from None
+            raise OutputError(f"cannot write {target}: {_reason(e)}; it was left as it was", _reason(e)) from None
         raise
     _sync_folder(folder)
 

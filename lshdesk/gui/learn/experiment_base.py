@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
+from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
 from lshdesk.gui.learn.flow import FlowLayout, together
@@ -192,8 +193,7 @@ class ExperimentPage(LessonPage):
 
     # --- export ---------------------------------------------------------------------------------------------------
     def export_csv(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(self.result.to_csv())
+        write_atomic(path, self.result.to_csv())
 
     def export_plot(self, path: str) -> None:
         """Save the plot as PNG or SVG (by the extension), through the export every plot shares."""

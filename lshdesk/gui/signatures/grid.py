@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.compare import PairFigures, pair_figures
 from lshdesk.core.humanize import scheme_text
 from lshdesk.core.params import Banding
+from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.gui.file_actions import write_text
 from lshdesk.gui.signatures.export import signatures_csv, table_text
 from lshdesk.gui.signatures.figures_html import KEY_ROWS, names_html, pairs_html, spans
@@ -247,9 +248,8 @@ class SignatureGrid(QWidget):
         QGuiApplication.clipboard().setText(self.table_text(*self._selected_cells()))
 
     def export_csv(self, path: str) -> None:
-        """Write the whole grid as CSV (see ``export.signatures_csv``); OSError if it cannot be written."""
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(signatures_csv(self.model.sigs, self.model.names))
+        """Write the whole grid as CSV (see ``export.signatures_csv``), atomically; OSError if it cannot be written."""
+        write_atomic(path, signatures_csv(self.model.sigs, self.model.names))
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export signatures", "signatures.csv", "CSV (*.csv)")
