@@ -25,6 +25,8 @@ class SourceFile:
     rel: str
     size: int
     mtime_ns: int = 0
+    ino: int = 0
+    ctime_ns: int = 0
 
 
 @dataclass(frozen=True)
@@ -124,4 +126,4 @@ def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptio
     elif st.st_size > options.max_bytes:
         yield Skipped(path, f"larger than the size cap ({human_size(st.st_size)} > {human_size(options.max_bytes)})")
     else:
-        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns)
+        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)

@@ -1,10 +1,12 @@
 """The signature cache: a SQLite file remembering each file's shingle ids and signature, so re-scans skip work.
 
-A row is keyed by everything that decides it: the file's absolute path, size and modification time, and a
-parameters key (shingling, hash family, k, seed, and the versions of the tokenizer and extractors). A file whose
-size or time changed is a miss and is read again; rows of files no longer found below a scanned folder are
-dropped. A damaged or foreign cache file is set aside (renamed) and a new one started; a locked one (another
-lshdesk using it) is left alone and the scan runs without a cache. Either way the scan goes on, with a warning.
+A row is keyed by everything that decides it: the file's absolute path (its exact bytes: names need not be
+UTF-8), size, modification time, inode and status-change time (an edit that keeps size and mtime still changes
+the ctime), and a parameters key (shingling, hash family, k, seed, and the versions of the tokenizer and
+extractors). A file whose stamp changed is a miss and is read again; rows of files no longer found below a
+scanned folder are dropped. Rows are untrusted on read: a row whose blobs do not fit is dropped and its file read
+again. A damaged or foreign cache file is set aside (renamed) and a new one started; one written by a newer
+lshdesk, or locked by another, is left alone and the scan runs without a cache. The scan goes on, with a warning.
 """
 
 from __future__ import annotations
@@ -20,14 +22,20 @@ import numpy as np
 
 from lshdesk.core.params import SignatureParams
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: paths as bytes, inode and ctime in the key
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
-    params TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    params TEXT NOT NULL, path BLOB NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    ino INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,
     n_tokens INTEGER NOT NULL, sig BLOB NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (params, path)
 ) WITHOUT ROWID;
 """
+Stamp = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns: a file whose stamp changed is read again
+
+
+class _Newer(Exception):
+    """The cache was written by a newer lshdesk: left alone."""
 
 
 def default_path() -> Path:
@@ -38,10 +46,36 @@ def default_path() -> Path:
 
 
 def _ours(conn: sqlite3.Connection, tables: set[str]) -> bool:
-    if not tables <= {"meta", "entries"} or "meta" not in tables:
+    if "meta" not in tables:  # a newer lshdesk may add tables: the meta row says whose it is
         return False
     row = conn.execute("SELECT value FROM meta WHERE key = 'app'").fetchone()
     return row is not None and row[0] == "lshdesk"
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Check the format: an older one is emptied and rebuilt, a newer one raises ``_Newer``, nonsense is damage."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone()
+    if row is None:
+        return
+    if not str(row[0]).isdigit():
+        raise sqlite3.DatabaseError(f"cache format {row[0]!r}")
+    version = int(row[0])
+    if version > FORMAT_VERSION:
+        raise _Newer(f"cache format {version}; this lshdesk writes {FORMAT_VERSION}")
+    if version < FORMAT_VERSION:
+        conn.executescript("DROP TABLE IF EXISTS entries; DELETE FROM meta WHERE key = 'format_version';")
+
+
+def _entry(n_tokens, sig, ids, ids_dtype: np.dtype, sig_dtype: np.dtype, k: int | None) -> Entry | None:
+    """A row read back as an Entry, or None if it does not fit (wrong lengths, unsorted ids, bad count)."""
+    if not (isinstance(sig, bytes) and isinstance(ids, bytes) and type(n_tokens) is int and n_tokens >= 0):
+        return None
+    if len(ids) % ids_dtype.itemsize or len(sig) % sig_dtype.itemsize:
+        return None
+    sig_arr, ids_arr = np.frombuffer(sig, dtype=sig_dtype), np.frombuffer(ids, dtype=ids_dtype)
+    if (k is not None and len(sig_arr) != k) or (len(ids_arr) > 1 and not np.all(ids_arr[1:] > ids_arr[:-1])):
+        return None
+    return Entry(ids_arr, sig_arr, n_tokens)
 
 
 def params_key(sp: SignatureParams, ids_dtype: np.dtype, sig_dtype: np.dtype, extra: str = "") -> str:
@@ -81,16 +115,20 @@ class SignatureCache:
                         f"{path} is not an lshdesk signature cache; it is left alone and the scan runs without a cache"
                     )
                     return cache
+                if tables:
+                    _upgrade(conn)  # before anything is written: a newer cache is left exactly as it is
                 conn.executescript(SCHEMA)
                 conn.execute("INSERT OR IGNORE INTO meta VALUES ('app', 'lshdesk')")
-                row = conn.execute("SELECT value FROM meta WHERE key = 'format_version'").fetchone()
-                if row is None:
-                    conn.execute("INSERT INTO meta VALUES ('format_version', ?)", (str(FORMAT_VERSION),))
-                elif row[0] != str(FORMAT_VERSION):
-                    conn.close()
-                    raise sqlite3.DatabaseError(f"cache format {row[0]}, this lshdesk writes {FORMAT_VERSION}")
+                conn.execute("INSERT OR IGNORE INTO meta VALUES ('format_version', ?)", (str(FORMAT_VERSION),))
                 conn.execute("PRAGMA journal_mode=WAL")
                 cache.conn = conn
+                return cache
+            except _Newer as e:
+                conn.close()
+                cache.warnings.append(
+                    f"the signature cache {path} was written by a newer lshdesk ({e}); it is left alone and the "
+                    "scan runs without a cache"
+                )
                 return cache
             except sqlite3.OperationalError as e:
                 if "locked" in str(e) or "busy" in str(e):
@@ -135,36 +173,47 @@ class SignatureCache:
     def enabled(self) -> bool:
         return self.conn is not None
 
-    def lookup(self, key: str, files: Sequence[tuple[str, int, int]], ids_dtype, sig_dtype) -> dict[int, Entry]:
-        """Entries for the (path, size, mtime_ns) that are cached unchanged, by position in ``files``."""
+    def lookup(
+        self, key: str, files: Sequence[tuple[str, Stamp]], ids_dtype, sig_dtype, k: int | None = None
+    ) -> dict[int, Entry]:
+        """Entries for the (path, stamp) cached unchanged, by position in ``files``. A row that does not fit
+        (``k`` values of ``sig_dtype``, sorted unique ids) is dropped, and its file is read again."""
         if self.conn is None or not files:
             return {}
-        want = {p: (i, s, m) for i, (p, s, m) in enumerate(files)}
+        want = {os.fsencode(p): (i, stamp) for i, (p, stamp) in enumerate(files)}
         out: dict[int, Entry] = {}
+        bad: list[bytes] = []
         try:
             cur = self.conn.execute(
-                "SELECT path, size, mtime_ns, n_tokens, sig, ids FROM entries WHERE params = ?", (key,)
+                "SELECT path, size, mtime_ns, ino, ctime_ns, n_tokens, sig, ids FROM entries WHERE params = ?", (key,)
             )
-            for path, size, mtime, n_tokens, sig, ids in cur:
-                hit = want.get(path)
-                if hit is not None and hit[1] == size and hit[2] == mtime:
-                    out[hit[0]] = Entry(
-                        np.frombuffer(ids, dtype=ids_dtype), np.frombuffer(sig, dtype=sig_dtype), n_tokens
-                    )
+            for path, size, mtime, ino, ctime, n_tokens, sig, ids in cur:
+                hit = want.get(path) if isinstance(path, bytes) else None
+                if hit is None or hit[1] != (size, mtime, ino, ctime):
+                    continue
+                entry = _entry(n_tokens, sig, ids, np.dtype(ids_dtype), np.dtype(sig_dtype), k)
+                if entry is None:
+                    bad.append(path)
+                else:
+                    out[hit[0]] = entry
+            if bad:
+                self.conn.execute("BEGIN")
+                self.conn.executemany("DELETE FROM entries WHERE params = ? AND path = ?", [(key, p) for p in bad])
+                self.conn.execute("COMMIT")
         except sqlite3.Error as e:
             self._fail(e)
             return {}
         return out
 
-    def store(self, key: str, rows: Iterable[tuple[str, int, int, int, np.ndarray, np.ndarray]]) -> None:
-        """Remember (path, size, mtime_ns, n_tokens, ids, signature) rows."""
+    def store(self, key: str, rows: Iterable[tuple[str, Stamp, int, np.ndarray, np.ndarray]]) -> None:
+        """Remember (path, stamp, n_tokens, ids, signature) rows."""
         if self.conn is None:
             return
         try:
             self.conn.execute("BEGIN")
             self.conn.executemany(
-                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
-                ((key, p, s, m, t, sig.tobytes(), ids.tobytes()) for p, s, m, t, ids, sig in rows),
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                ((key, os.fsencode(p), *stamp, t, sig.tobytes(), ids.tobytes()) for p, stamp, t, ids, sig in rows),
             )
             self.conn.execute("COMMIT")
         except sqlite3.Error as e:
@@ -174,16 +223,17 @@ class SignatureCache:
         """Drop rows of files below ``roots`` that no longer exist; return how many."""
         if self.conn is None:
             return 0
-        gone: list[tuple[str, str]] = []
+        gone: list[tuple[str, bytes]] = []
+        listed = {os.fsencode(p) for p in present}
         try:
             for root in roots:
-                prefix = os.path.join(os.path.abspath(root), "")
+                prefix = os.fsencode(os.path.join(os.path.abspath(root), ""))  # ends with the separator
+                after = prefix[:-1] + bytes([prefix[-1] + 1])  # every path below sorts in [prefix, after)
                 cur = self.conn.execute(
-                    "SELECT path FROM entries WHERE params = ? AND path >= ? AND path < ?",
-                    (key, prefix, prefix + "\U0010ffff"),
+                    "SELECT path FROM entries WHERE params = ? AND path >= ? AND path < ?", (key, prefix, after)
                 )
                 # a file not listed this time may only have been filtered out (formats, patterns): keep its row
-                gone += [(key, p) for (p,) in cur if p not in present and not os.path.exists(p)]
+                gone += [(key, p) for (p,) in cur if p not in listed and not os.path.exists(p)]
             if gone:
                 self.conn.execute("BEGIN")
                 self.conn.executemany("DELETE FROM entries WHERE params = ? AND path = ?", gone)

@@ -35,6 +35,8 @@ class Listing:
         self.root: list[int] = []
         self.size: list[int] = []
         self.mtime: list[int] = []
+        self.ino: list[int] = []
+        self.ctime: list[int] = []
 
     def add(self, f: SourceFile) -> None:
         self.paths.append(f.path)
@@ -42,6 +44,12 @@ class Listing:
         self.root.append(f.root)
         self.size.append(f.size)
         self.mtime.append(f.mtime_ns)
+        self.ino.append(f.ino)
+        self.ctime.append(f.ctime_ns)
+
+    def stamp(self, i: int) -> tuple[int, int, int, int]:
+        """File ``i``'s size, modification time, inode and change time: what the signature cache keys it on."""
+        return self.size[i], self.mtime[i], self.ino[i], self.ctime[i]
 
     def __len__(self) -> int:
         return len(self.paths)

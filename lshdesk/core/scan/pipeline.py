@@ -104,15 +104,15 @@ class _CacheUse:
         # Plain text is read, tokenized and signed faster than its cache row is fetched (100k files: 2.5 s cold
         # without a cache, 2.0 s from the cache, 4.3 s writing it): only files that need an extractor are cached.
         self.worth = [i for i, p in enumerate(files.paths) if format_of_extension(p) not in (None, "txt")]
-        keys = [(files.paths[i], files.size[i], files.mtime[i]) for i in self.worth]
-        found = cache.lookup(self.key, keys, np.uint32, family.dtype)
+        keys = [(files.paths[i], files.stamp(i)) for i in self.worth]
+        found = cache.lookup(self.key, keys, np.uint32, family.dtype, sp.k)
         self.hits = {self.worth[j]: e for j, e in found.items()}
         self.wanted = set(self.worth)
 
     def remember(self, prep, batch: ShingleBatch, sigs: np.ndarray) -> None:
         f = self.files
         rows = [
-            (f.paths[i], f.size[i], f.mtime[i], int(batch.n_tokens[j]), batch.doc(j), sigs[j])
+            (f.paths[i], f.stamp(i), int(batch.n_tokens[j]), batch.doc(j), sigs[j])
             for j, i in enumerate(prep.ok)
             if i in self.wanted and i not in self.hits
         ]

@@ -64,7 +64,7 @@ def test_changed_files_are_read_again_and_removed_ones_forgotten(folder, tmp_pat
     assert again.cached == 10
     assert to_json(again) == to_json(run(scan([str(folder)], params)))
     rows = cache.conn.execute("SELECT path FROM entries").fetchall()
-    assert len(rows) == 11 and not any(p.endswith("h5.html") for (p,) in rows)
+    assert len(rows) == 11 and not any(p.endswith(b"h5.html") for (p,) in rows)
 
 
 def test_other_parameters_do_not_reuse_rows(folder, tmp_path):
