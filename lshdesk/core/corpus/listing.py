@@ -58,7 +58,10 @@ def _wanted(rel: str, name: str, options: CorpusOptions) -> str | None:
 
 
 def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
-    """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused."""
+    """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused.
+
+    Iterative, not recursive: a tree of any depth (``/proc/self``, thousands of nested folders) is walked.
+    """
     seen_dirs: set[tuple[int, int]] = set()
     for index, root in enumerate(roots):
         root = os.path.abspath(root)
@@ -70,35 +73,52 @@ def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | 
         if not stat.S_ISDIR(st.st_mode):  # a single file given as a root
             yield from _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
             continue
-        yield from _walk_dir(root, "", index, options, seen_dirs)
+        yield from _walk_tree(root, index, options, seen_dirs)
 
 
-def _walk_dir(path: str, rel: str, index: int, options: CorpusOptions, seen: set) -> Iterator[SourceFile | Skipped]:
+def _open_dir(path: str, seen: set) -> list[os.DirEntry] | Skipped:
+    """A folder's entries sorted by name, or why it is not read."""
     try:
         st = os.stat(path)
         key = (st.st_dev, st.st_ino)
         if key in seen:
-            yield Skipped(path, "folder already visited (a symbolic link loop or a second link to it)")
-            return
+            return Skipped(path, "folder already visited (a symbolic link loop or a second link to it)")
         seen.add(key)
         with os.scandir(path) as it:
-            entries = sorted(it, key=lambda e: e.name)
+            return sorted(it, key=lambda e: e.name)
     except OSError as e:
-        yield Skipped(path, f"cannot open folder: {e.strerror or e}")
+        return Skipped(path, f"cannot open folder: {e.strerror or e}")
+
+
+def _walk_tree(root: str, index: int, options: CorpusOptions, seen: set) -> Iterator[SourceFile | Skipped]:
+    """Depth first, in name order (the order a recursive walk gives), with a stack of open folders' entries."""
+    stack: list[tuple[str, Iterator[os.DirEntry]]] = []
+    first = _open_dir(root, seen)
+    if isinstance(first, Skipped):
+        yield first
         return
-    for e in entries:
+    stack.append(("", iter(first)))
+    while stack:
+        rel, entries = stack[-1]
+        e = next(entries, None)
+        if e is None:
+            stack.pop()
+            continue
         sub = f"{rel}/{e.name}" if rel else e.name
         try:
             is_dir = e.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
-        if is_dir:
-            if e.name in VCS_DIRS:
-                yield Skipped(e.path, "tool or version-control folder, not read")
-                continue
-            yield from _walk_dir(e.path, sub, index, options, seen)
-        else:
+        if not is_dir:
             yield from _file_entry(e.path, index, sub, e.name, options)
+        elif e.name in VCS_DIRS:
+            yield Skipped(e.path, "tool or version-control folder, not read")
+        else:
+            inner = _open_dir(e.path, seen)
+            if isinstance(inner, Skipped):
+                yield inner
+            else:
+                stack.append((sub, iter(inner)))
 
 
 def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
