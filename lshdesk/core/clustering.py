@@ -12,6 +12,7 @@ from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.shingling import ShingleBatch
+from lshdesk.core.threads import wait_for
 
 
 def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.float64]:
@@ -31,10 +32,13 @@ def _intersections(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray
     if len(left) < 20000:
         return pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
     half = len(left) // 2
-    with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify") as pool:
+    pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify")
+    try:
         other = pool.submit(pair_kernels.intersection_sizes, shingles.ids, shingles.offsets, left[half:], right[half:])
         first = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[:half], right[:half])
-        return np.concatenate([first, other.result()])
+        return np.concatenate([first, wait_for(other)])
+    finally:
+        pool.shutdown(wait=False)  # done by now, unless Ctrl+C came: then do not wait
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from lshdesk.core.scan.frontend import Listing, index_batches, read_and_sign_cac
 from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
+from lshdesk.core.threads import wait_for
 
 BATCH_FILES = 512  # files per batch at most (and at most frontend.BATCH_BYTES of them, unless one file is larger)
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
@@ -84,10 +85,12 @@ class ScanResult:
     warnings: tuple[str, ...] = ()  # what went wrong without stopping the scan (e.g. a damaged cache set aside)
 
 
-def _collect(item: tuple, store: _Store, files: Listing, kept: list[int], skipped: list[Skipped], remember) -> int:
+def _collect(
+    item: tuple, store: _Store, files: Listing, kept: list[int], skipped: list[Skipped], remember, cancel
+) -> int:
     """Take the oldest batch in flight into the store (in scan order); return its number of listed files."""
     future, n_listed = item
-    prep, batch, sigs = future.result()
+    prep, batch, sigs = wait_for(future, cancel)
     kept += store.add(prep, batch, sigs, files.paths, skipped)
     if remember is not None:
         remember(prep, batch, sigs)
@@ -174,6 +177,7 @@ def scan(
     store = _Store(len(files), sp.k, family.dtype, sum(files.size))
     yield Progress("reading", 0, len(files), time.perf_counter() - t0)
     pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+    finished = False
     try:
         in_flight: deque = deque()
         done = 0
@@ -190,14 +194,15 @@ def scan(
                 )
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
-                done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember)
+                done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
                 yield Progress("reading", done, len(files), time.perf_counter() - t0)
         while in_flight:
             check_cancel(cancel)
-            done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember)
+            done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
             yield Progress("reading", done, len(files), time.perf_counter() - t0)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        finished = True
+    finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)
+        pool.shutdown(wait=finished, cancel_futures=True)
     stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
     if use is not None:
         use.finish(roots)

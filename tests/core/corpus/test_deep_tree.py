@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
 from lshdesk.cli import main
 from lshdesk.core.corpus.listing import SourceFile, walk
 from lshdesk.core.params import CorpusOptions
@@ -25,17 +27,33 @@ def _deep(root, depth: int) -> list[str]:
     return names
 
 
-def test_a_tree_deeper_than_the_recursion_limit_is_walked(tmp_path):
+@pytest.fixture
+def deep_dir(tmp_path):
+    """A folder for a deep tree, removed bottom-up afterwards: pytest's own clean-up (``shutil.rmtree``) recurses,
+    and a tree left behind would break it, for every later pytest run on this machine."""
+    root = tmp_path / "deep"
+    root.mkdir()
+    yield root
+    levels = [root]
+    while (levels[-1] / "d").is_dir():
+        levels.append(levels[-1] / "d")
+    for level in reversed(levels):
+        for f in level.iterdir():
+            if not f.is_dir():
+                f.unlink()
+        level.rmdir()
+
+
+def test_a_tree_deeper_than_the_recursion_limit_is_walked(deep_dir):
     depth = sys.getrecursionlimit() + 200
-    names = _deep(tmp_path, depth)
-    found = [e.rel for e in walk([str(tmp_path)], CorpusOptions()) if isinstance(e, SourceFile)]
+    names = _deep(deep_dir, depth)
+    found = [e.rel for e in walk([str(deep_dir)], CorpusOptions()) if isinstance(e, SourceFile)]
     assert found == names[::-1]  # 'd' sorts before 'doc...': at each level the folder comes first
 
 
-def test_the_command_line_scans_a_thousand_deep_tree(tmp_path, capsys):
-    (tmp_path / "deep").mkdir()
-    names = _deep(tmp_path / "deep", 1000)
-    assert main(["scan", str(tmp_path / "deep"), "-t", "0.5", "--no-cache", "-q", "--format", "csv"]) == 0
+def test_the_command_line_scans_a_thousand_deep_tree(deep_dir, capsys):
+    names = _deep(deep_dir, 1000)
+    assert main(["scan", str(deep_dir), "-t", "0.5", "--no-cache", "-q", "--format", "csv"]) == 0
     out = capsys.readouterr()
     assert "Recursion" not in out.err
     rows = out.out.splitlines()[1:]
