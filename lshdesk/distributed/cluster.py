@@ -6,6 +6,7 @@ import asyncio
 import importlib.util
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 INSTALL_HINT = "pip install 'lshdesk[cluster]'"
+CONNECT_TIMEOUT = 10.0  # seconds a scheduler has to answer (the CLI's --connect-timeout)
+SCHEMES = ("tcp", "tls")
+EXAMPLE = "tcp://10.0.0.5:8786"
 
 
 class ClusterError(LshdeskError):
@@ -30,6 +34,67 @@ def require_distributed() -> None:
     """Raise ``ClusterError`` with the install command when ``dask.distributed`` is not installed."""
     if importlib.util.find_spec("distributed") is None:
         raise ClusterError(f"the Dask engine needs dask.distributed, which is not installed: {INSTALL_HINT}")
+
+
+def check_address(address: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of a scheduler address such as tcp://host:8786, or ClusterError saying what is wrong."""
+    text = address.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text  # 'host:8786', as dask accepts it
+    host, _, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1]
+    if scheme not in SCHEMES:
+        raise ClusterError(
+            f"{address!r} is not a scheduler address lshdesk can use: give tcp:// or tls://, e.g. {EXAMPLE}"
+        )
+    if not host or "/" in rest or any(c.isspace() for c in rest) or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(f"{address!r} is not a scheduler address: give the host and port, e.g. {EXAMPLE}")
+    return scheme, host, int(port)
+
+
+def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Check the address, then that a Dask scheduler answers there within ``timeout`` s (it greets every new
+    connection); else ClusterError saying what answered, if anything: refused, silence, a web server, ..."""
+    scheme, host, port = check_address(address)
+    where = f"cannot reach the Dask scheduler at {address}"
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except socket.gaierror:
+        raise ClusterError(f"{where}: there is no host called {host!r}") from None
+    except ConnectionRefusedError:
+        raise ClusterError(f"{where}: nothing listens on port {port} (is `dask scheduler` running there?)") from None
+    except TimeoutError:
+        raise ClusterError(f"{where}: no answer within {timeout:g} s (a firewall, or no such machine?)") from None
+    except OSError as e:
+        raise ClusterError(f"{where}: {e.strerror or e}") from None
+    with sock:
+        if scheme == "tls":
+            return  # the greeting comes after the TLS handshake: dask checks the rest
+        try:
+            greeting = sock.recv(64)
+        except (TimeoutError, OSError):
+            greeting = b""
+    if len(greeting) >= 8 and 0 < int.from_bytes(greeting[:8], "little") < 1024:  # a count of message frames
+        return
+    raise ClusterError(f"{where}: {_what_answered(host, port, greeting, timeout)}, not a Dask scheduler")
+
+
+def _what_answered(host: str, port: int, greeting: bytes, timeout: float) -> str:
+    """What spoke at host:port, in a few words (an HTTP server is asked for its status line)."""
+    if greeting:
+        first = greeting.split(b"\n")[0][:40].decode("ascii", "replace").strip()
+        return f"something answered {first!r}"
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(f"HEAD / HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+            status = sock.recv(128).split(b"\r\n")[0].decode("ascii", "replace")
+    except OSError:
+        status = ""
+    if status.startswith("HTTP/"):
+        hint = " (port 8787 is the dashboard; the scheduler is usually on 8786)" if port == 8787 else ""
+        return f"a web server answered ({status}){hint}"
+    return f"something accepted the connection but said nothing within {timeout:g} s"
 
 
 @dataclass(frozen=True)
@@ -116,11 +181,16 @@ def describe(client: Client, timeout: float = 10.0) -> ClusterInfo:
 
 @contextmanager
 def connect(
-    address: str | None = None, *, client: Client | None = None, n_workers: int | None = None, timeout: float = 10.0
+    address: str | None = None,
+    *,
+    client: Client | None = None,
+    n_workers: int | None = None,
+    timeout: float = CONNECT_TIMEOUT,
 ) -> Iterator[Client]:
     """A client for the scan; closed (with the LocalCluster it started) on exit.
 
-    ``client`` given: used as it is and left open. ``address`` given: that scheduler, checked with ``describe``.
+    ``client`` given: used as it is and left open. ``address`` given: that scheduler, checked first with
+    ``check_scheduler`` (it must answer within ``timeout`` s), then with ``describe``.
     Neither: a LocalCluster of ``n_workers`` (default: one per core) single-threaded worker processes.
     """
     if client is not None:
@@ -130,6 +200,7 @@ def connect(
     from distributed import Client, LocalCluster
 
     if address:
+        check_scheduler(address, timeout)  # before Client: it would wait minutes on a port that is not dask's
         try:
             cl = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
