@@ -41,17 +41,23 @@ def lshdesk(*argv: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "lshdesk", *argv], env=env, timeout=300, **kw)
 
 
-def test_json_is_strict_utf8_and_gives_back_the_exact_name(tmp_path, capsysbinary):
+@pytest.mark.parametrize("cache", [["--no-cache"], ["--cache-dir", "CACHE"]])
+def test_json_is_strict_utf8_and_gives_back_the_exact_name(tmp_path, capsysbinary, cache):
     root = hostile_folder(tmp_path)
-    assert main(["scan", str(root), "-t", "0.5", "--format", "json", "--no-cache", "-q"]) == 0
-    doc = json.loads(capsysbinary.readouterr().out.decode("utf-8"))  # strict: raises on any invalid byte
+    with open(os.path.join(os.fsencode(root), b"doc\xff.html"), "wb") as f:  # cached: it needs an extractor
+        f.write(f"<p>{TEXT} html</p>".encode())
+    cache = [str(tmp_path / c) if c == "CACHE" else c for c in cache]
+    for _ in range(2):  # cold, then warm (from the cache when it is on)
+        assert main(["scan", str(root), "-t", "0.5", "--format", "json", "-q", *cache]) == 0
+        first = capsysbinary.readouterr()
+        assert first.err == b""
+    doc = json.loads(first.out.decode("utf-8"))  # strict: raises on any invalid byte
     names = {base64.b64decode(d["path_bytes"]) if "path_bytes" in d else d["path"].encode() for d in doc["documents"]}
-    assert names == {BAD, b"copy.txt", b"cr\rname.txt"}
-    shown = next(d for d in doc["documents"] if "path_bytes" in d)["path"]
+    assert names == {BAD, b"copy.txt", b"cr\rname.txt", b"doc\xff.html"}
+    shown = next(d for d in doc["documents"] if d.get("path_bytes") == base64.b64encode(BAD).decode())["path"]
     assert shown == "caf\ufffd\ufffd.txt"
-    pair = next(p for p in doc["pairs"] if "a_bytes" in p or "b_bytes" in p)
-    side = "a" if "a_bytes" in pair else "b"
-    assert base64.b64decode(pair[f"{side}_bytes"]) == BAD and pair[side] == shown
+    exact = {base64.b64decode(p[f"{s}_bytes"]) for p in doc["pairs"] for s in "ab" if f"{s}_bytes" in p}
+    assert exact == {BAD, b"doc\xff.html"}
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "html"])

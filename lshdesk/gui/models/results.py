@@ -6,6 +6,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 
 from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.pathnames import display
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import _RIGHT, ArrayTableModel, Column, _Index
@@ -61,8 +62,8 @@ class DocumentsModel(ArrayTableModel):
         n, m = len(names), len(skipped)
         self._n_docs = n
         status = ["document"] * n + ["skipped"] * m
-        path = list(names) + [export.skipped_name(result, s.path) for s in skipped]  # named as documents are
-        note = [""] * n + [s.reason for s in skipped]
+        path = list(names) + [display(export.skipped_name(result, s.path)) for s in skipped]  # named as documents are
+        note = [""] * n + [display(s.reason) for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
         self.set_columns(
             [
