@@ -13,7 +13,7 @@ import json
 import math
 import zipfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def _read_member(z: zipfile.ZipFile, name: str, limit: int, where: str = "") -> 
     _check_member(info, limit, where)
     buf = bytearray(info.file_size)
     with z.open(info) as f:
-        got = f.readinto(buf)
+        got = cast(io.BufferedIOBase, f).readinto(buf)  # a ZipExtFile: reads straight into the buffer
         if got != info.file_size or f.read(1):
             raise SessionError(f"{where}{name} is not the size its zip entry declares")
     return buf
