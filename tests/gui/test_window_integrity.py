@@ -143,3 +143,22 @@ def test_a_zip_bomb_session_is_refused_in_the_window(scanned, tmp_path, monkeypa
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bomb), ""))
     window.actions.open_session.trigger()
     assert warnings and warnings[0][0] == "Cannot open session" and "header.json" in warnings[0][1]
+
+
+@pytest.mark.parametrize("ext", ["png", "svg"])
+def test_a_failed_plot_export_keeps_the_previous_file(qtbot, tmp_path, ext):
+    from lshdesk.core.params import Banding
+    from lshdesk.gui.plots.scurve_plot import ScurvePlot
+
+    plot = ScurvePlot()
+    qtbot.addWidget(plot)
+    plot.resize(700, 500)
+    plot.show()
+    plot.set_scheme(Banding(16, 8), [])
+    target = tmp_path / f"curve.{ext}"
+    target.write_text("previous")
+    with file_size_limit(100), pytest.raises(OSError, match="File too large"):
+        plot.export(str(target))
+    assert target.read_text() == "previous" and [p.name for p in tmp_path.iterdir()] == [target.name]
+    plot.export(str(target))
+    assert target.stat().st_size > 1000

@@ -4,20 +4,22 @@ path of every plot (S-curve, bucket sizes, the lessons and experiments), and its
 Not pyqtgraph's own exporters: its SVG exporter fails on the closed paths Qt 6.11 writes ("ValueError: not enough
 values to unpack" in ``correctCoordinates``, pyqtgraph issue #3485), and its PNG exporter scales the axes' text but
 not a legend's. Export mode makes scatter symbols draw as vectors instead of cached pixmaps. The file shows the plot
-as on screen, background included (white, or dark under a dark palette).
+as on screen, background included (white, or dark under a dark palette). The picture is drawn in memory and
+written atomically: a failed export leaves an existing file as it was.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import pyqtgraph as pg
 import pyqtgraph.exporters
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from lshdesk.core.persistence.atomic import write_atomic
 
 EXPORT_FILTER = "PNG image (*.png);;SVG drawing (*.svg)"
 
@@ -42,18 +44,7 @@ def export_item(
     background = (
         view.backgroundBrush().color() if view.backgroundBrush().style() != Qt.BrushStyle.NoBrush else QColor("white")
     )
-    if path.lower().endswith(".svg"):
-        device = QSvgGenerator()
-        device.setFileName(path)
-        device.setResolution(view.logicalDpiX())  # as on screen, or fonts and pixel-sized items drift apart
-        device.setSize(QSize(w, h))
-        device.setViewBox(QRectF(0, 0, w, h))
-        device.setTitle(title)
-        device.setDescription(description)
-    else:
-        device = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
-        device.setDevicePixelRatio(scale)
-        device.fill(background)
+    device, buffer = _device(path, w, h, scale, background, view.logicalDpiX(), title, description)
     target = QRectF(0, head, w, plot_h)
     modes = pg.exporters.ImageExporter(item)  # only for its setExportMode over every painted item
     painter = QPainter(device)
@@ -71,10 +62,36 @@ def export_item(
     finally:
         modes.setExportMode(False)
         painter.end()
-    if isinstance(device, QImage) and not device.save(path):
-        raise OSError(f"cannot write {path}")
-    if not isinstance(device, QImage) and not os.path.getsize(path):
-        raise OSError(f"cannot write {path}")
+    _write(device, buffer, path)
+
+
+def _device(path: str, w: int, h: int, scale: float, background: QColor, dpi: int, title: str, description: str = ""):
+    """What to paint on, in memory: an SVG generator (by the extension) or an image at ``scale``; and its buffer."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if path.lower().endswith(".svg"):
+        device = QSvgGenerator()
+        device.setOutputDevice(buffer)
+        device.setResolution(dpi)  # as on screen, or fonts and pixel-sized items drift apart
+        device.setSize(QSize(w, h))
+        device.setViewBox(QRectF(0, 0, w, h))
+        device.setTitle(title)
+        device.setDescription(description)
+        return device, buffer
+    image = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
+    image.setDevicePixelRatio(scale)
+    image.fill(background)
+    return image, buffer
+
+
+def _write(device, buffer: QBuffer, path: str) -> None:
+    """The painted picture to ``path``, atomically (an OSError says why it could not be)."""
+    if isinstance(device, QImage) and not device.save(buffer, "PNG"):
+        raise OSError(f"cannot draw the picture as PNG for {path}")
+    data = bytes(buffer.data())
+    if not data:
+        raise OSError(f"cannot draw the picture for {path}")
+    write_atomic(path, data)
 
 
 def _ink(background: QColor) -> QColor:
@@ -134,17 +151,7 @@ def export_widget(widget: QWidget, path: str, title: str, scale: float = 2.0) ->
     head = fm.boundingRect(0, 0, widget.width(), 10_000, Qt.TextFlag.TextWordWrap, title).height() + 2 * pad
     w, h = widget.width(), widget.height() + head
     background = widget.palette().color(widget.backgroundRole())
-    if path.lower().endswith(".svg"):
-        device = QSvgGenerator()
-        device.setFileName(path)
-        device.setResolution(widget.logicalDpiX())
-        device.setSize(QSize(w, h))
-        device.setViewBox(QRectF(0, 0, w, h))
-        device.setTitle(title)
-    else:
-        device = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32)
-        device.setDevicePixelRatio(scale)
-        device.fill(background)
+    device, buffer = _device(path, w, h, scale, background, widget.logicalDpiX(), title)
     painter = QPainter(device)
     try:
         painter.fillRect(QRectF(0, 0, w, h), background)
@@ -154,5 +161,4 @@ def export_widget(widget: QWidget, path: str, title: str, scale: float = 2.0) ->
         widget.render(painter, QPoint(0, head))
     finally:
         painter.end()
-    if isinstance(device, QImage) and not device.save(path):
-        raise OSError(f"cannot write {path}")
+    _write(device, buffer, path)
