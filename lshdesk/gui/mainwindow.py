@@ -142,6 +142,8 @@ class MainWindow(QMainWindow):
         self.results.docsSelected.connect(self.state.select)
         self.scurve_view.pairSelected.connect(lambda a, b: self.state.select((a, b)))
         self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
+        self.results.groupActivated.connect(self.state.select)
+        self.results.groupActivated.connect(lambda _docs: self.tabs.setCurrentWidget(self.signature_view))
 
     # --- folders dropped on the window ---------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -9,7 +9,8 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.gui.models.results import DocumentsModel, GroupsModel, PairsModel
+from lshdesk.gui.models.groups import GroupsModel
+from lshdesk.gui.models.results import DocumentsModel, PairsModel
 
 
 @pytest.fixture(scope="module")
@@ -122,5 +123,5 @@ def test_models_answer_out_of_range_requests_with_nothing(result, names):
     assert model.headerData(0, Qt.Orientation.Vertical) is None
     groups = GroupsModel()
     groups.set_result(result, names)
-    assert not groups.index(99, 0).isValid() and not groups.index(0, 5).isValid()
+    assert not groups.index(99, 0).isValid() and not groups.index(0, groups.columnCount()).isValid()
     assert groups.rowCount(groups.index(0, 1)) == 0  # only column 0 has children

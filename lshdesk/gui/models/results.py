@@ -1,15 +1,14 @@
-"""The models of a scan result: the Pairs and Documents tables and the Groups tree, all over the result's arrays."""
+"""The models of a scan result: the Pairs and Documents tables over the result's arrays (groups: groups.py)."""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 
 from lshdesk.core.corpus.listing import Skipped
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui.models.arraymodel import _RIGHT, ArrayTableModel, Column, _Index
+from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 
 def _sim(v: object) -> str:
@@ -88,102 +87,3 @@ class DocumentsModel(ArrayTableModel):
         """The document index at a view row, or None for a skipped file."""
         i = self.data_row(row)
         return i if i < self._n_docs else None
-
-
-_GROUP = 0  # internal id of a group row; a member row's id is its group's number + 1
-_HEADERS = ("Group / document", "Documents", "Lowest similarity")
-_LOW_TIP = "The least similar two documents of the group: low means a chain A~B~C where A and C differ"
-
-
-class GroupsModel(QAbstractItemModel):
-    """Groups (top rows) and their documents (children), read from the result's arrays only when shown."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.groups: list[np.ndarray] = []
-        self.low = np.zeros(0)
-        self.names: list[str] = []
-        self.paths: list[str] = []
-
-    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
-        self.beginResetModel()
-        self.groups = list(result.groups) if result is not None else []
-        self.low = np.asarray(result.group_min, dtype=np.float64) if result is not None else np.zeros(0)
-        self.names, self.paths = (names, result.docs.paths) if result is not None else ([], [])
-        self.endResetModel()
-
-    def members(self, index: _Index) -> tuple[int, ...]:
-        """The documents of a group row, or the one document of a member row."""
-        if not index.isValid():
-            return ()
-        if index.internalId() == _GROUP:
-            return tuple(self.groups[index.row()].tolist())
-        return (int(self.groups[index.internalId() - 1][index.row()]),)
-
-    def group_of(self, index: _Index) -> tuple[int, ...]:
-        """The documents of the group a row belongs to."""
-        if not index.isValid():
-            return ()
-        g = index.row() if index.internalId() == _GROUP else index.internalId() - 1
-        return tuple(self.groups[g].tolist())
-
-    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:
-        if not (0 <= column < len(_HEADERS)):
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, _GROUP) if 0 <= row < len(self.groups) else QModelIndex()
-        if parent.internalId() == _GROUP and 0 <= row < len(self.groups[parent.row()]):
-            return self.createIndex(row, column, parent.row() + 1)
-        return QModelIndex()
-
-    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid() or index.internalId() == _GROUP:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _GROUP)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        if not parent.isValid():
-            return len(self.groups)
-        if parent.internalId() == _GROUP and parent.column() == 0:
-            return len(self.groups[parent.row()])
-        return 0
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return len(_HEADERS)
-
-    def hasChildren(self, parent: _Index = QModelIndex()) -> bool:
-        return self.rowCount(parent) > 0
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        col, row = index.column(), index.row()
-        if index.internalId() == _GROUP:
-            members = self.groups[row]
-            if role == Qt.ItemDataRole.DisplayRole:
-                return (
-                    f"Group {row + 1}: {self.names[int(members[0])]} and {len(members) - 1} more",
-                    str(len(members)),
-                    f"{self.low[row]:.3f}",
-                )[col]
-            if role == Qt.ItemDataRole.ToolTipRole and col == 2:
-                return _LOW_TIP
-        else:
-            doc = int(self.groups[index.internalId() - 1][row])
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.names[doc] if col == 0 else ""
-            if role == Qt.ItemDataRole.ToolTipRole and col == 0:
-                return self.paths[doc]
-        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
-            return _RIGHT
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(_HEADERS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return _HEADERS[section]
-            if role == Qt.ItemDataRole.ToolTipRole and section == 2:
-                return _LOW_TIP
-            if role == Qt.ItemDataRole.TextAlignmentRole and section > 0:
-                return _RIGHT
-        return None

@@ -1,14 +1,16 @@
-"""The Results view: Pairs table (sortable, filterable), Groups tree, Documents table, as sub-tabs."""
+"""The Results view: Pairs table (sortable, filterable), Groups tree (linked or strict), Documents table, as sub-tabs."""
 
 from __future__ import annotations
 
 import os
 
 import numpy as np
-from PySide6.QtCore import QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QEvent, QPoint, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QMenu,
@@ -20,10 +22,36 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui.models.results import DocumentsModel, GroupsModel, PairsModel
+from lshdesk.gui.models.groups import GroupsModel
+from lshdesk.gui.models.results import DocumentsModel, PairsModel
 
 PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, 90, 80, 70, 80, 400)
+DOC_WIDTHS = (0, 90, 80, 70, 80, -1)  # -1: as wide as its content (up to REASON_MAX)
+REASON_MAX = 320
+SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
+GROUP_MODES = (
+    ("Linked groups (chains included)", "Documents linked by verified pairs: A~B and B~C put A, B, C together"),
+    ("Strict groups (every pair ≥ threshold)", "Every two documents of a group form a verified pair"),
+)
+
+
+class FilterEdit(QLineEdit):
+    """The filter box: Esc clears it when it holds text (and otherwise cancels a scan, as everywhere)."""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self._clears(event):
+            event.accept()  # the key comes here as a key press rather than triggering the window's Esc
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self._clears(event):
+            self.clear()
+        else:
+            super().keyPressEvent(event)
+
+    def _clears(self, event) -> bool:
+        return event.key() == Qt.Key.Key_Escape and bool(self.text())
 
 
 def _table(model) -> QTableView:
@@ -49,17 +77,20 @@ def _size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
     header = view.horizontalHeader()
     for i, w in enumerate(widths[: header.count()]):
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
-        if w:
-            view.setColumnWidth(i, w)
+        if w > 0:
+            view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
+        elif w < 0:
+            view.resizeColumnToContents(i)
+            view.setColumnWidth(i, min(view.columnWidth(i), REASON_MAX))
 
 
 def _size_group_columns(view: QTreeView) -> None:
     gh = view.header()
     gh.setStretchLastSection(False)
-    gh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    for i, w in ((1, 100), (2, 140)):
-        gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-        gh.resizeSection(i, w)
+    for i, w in ((0, 0), (1, 80), (2, 80), (3, 0), (4, 75), (5, 90)):  # names share what the figures leave
+        gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
+        if w:
+            gh.resizeSection(i, max(w, gh.sectionSizeHint(i)))
 
 
 class ResultsView(QWidget):
@@ -67,12 +98,13 @@ class ResultsView(QWidget):
 
     docsSelected = Signal(tuple)
     pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
+    groupActivated = Signal(tuple)  # a group was double-clicked (or Enter pressed): its documents, for the Signatures
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.result: ScanResult | None = None
         self.names: list[str] = []
-        self.filter = QLineEdit()
+        self.filter = FilterEdit()
         self.filter.setPlaceholderText("Filter pairs and documents by name (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.filter.setAccessibleName("Filter results")
@@ -88,20 +120,35 @@ class ResultsView(QWidget):
         self.groups.setAlternatingRowColors(True)
         self.groups.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         _size_group_columns(self.groups)
+        self.groups.setToolTip("Enter or double-click opens a group in the Signatures view")
+        self.group_mode = QComboBox()
+        self.group_mode.setAccessibleName("Kind of groups")
+        for i, (text, tip) in enumerate(GROUP_MODES):
+            self.group_mode.addItem(text)
+            self.group_mode.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+        self.group_mode.setToolTip("Linked groups follow chains of similar documents; strict groups cut the chains")
         self.docs_model = DocumentsModel(self)
         self.documents = _table(self.docs_model)
         self.documents.setAccessibleName("Documents")
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.pairs, "Pairs")
-        self.tabs.addTab(self.groups, "Groups")
-        self.tabs.addTab(self.documents, "Documents")
+        for i, (view, (title, key)) in enumerate(zip((self.pairs, self.groups, self.documents), SUB_TABS)):
+            self.tabs.addTab(view, title)
+            self.tabs.setTabToolTip(i, f"{title} ({key})")
+            QShortcut(QKeySequence(key), self, lambda v=view: (self.tabs.setCurrentWidget(v), v.setFocus()))
+        bar = QHBoxLayout()
+        bar.addWidget(self.filter, 1)
+        bar.addWidget(self.group_mode)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.filter)
+        lay.addLayout(bar)
         lay.addWidget(self.tabs)
+        self.group_mode.setVisible(False)
+        self.tabs.currentChanged.connect(lambda i: self.group_mode.setVisible(self.tabs.widget(i) is self.groups))
+        self.group_mode.currentIndexChanged.connect(self._group_mode)
         self.filter.textChanged.connect(self._filter)
         self._connect_selection()
         self.pairs.activated.connect(lambda _index: self.pairActivated.emit())
+        self.groups.activated.connect(lambda index: self.groupActivated.emit(self.groups_model.group_of(index)))
         for view in (self.pairs, self.documents, self.groups):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
@@ -124,22 +171,37 @@ class ResultsView(QWidget):
         self.result, self.names = result, names
         self.pairs_model.set_result(result, names)
         self.docs_model.set_result(result, names)
-        self.groups_model.set_result(result, names)
-        if result is not None and len(result.groups) <= 200:
-            self.groups.expandAll()
+        self._show_groups()
         _size_columns(self.pairs, PAIR_WIDTHS)
-        _size_columns(self.documents, DOC_WIDTHS)
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
+        _size_columns(self.documents, DOC_WIDTHS)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
-        self.tabs.setTabText(0, f"Pairs ({len(result.pairs) if result else 0:,})")
-        self.tabs.setTabText(1, f"Groups ({len(result.groups) if result else 0:,})")
-        n_docs = len(result.docs) if result else 0
-        n_skip = len(result.skipped) if result else 0
-        self.tabs.setTabText(2, f"Documents ({n_docs:,} + {n_skip:,} skipped)")
+        self._count_tabs()
+
+    def _show_groups(self) -> None:
+        self.groups_model.set_result(self.result, self.names, strict=self.group_mode.currentIndex() == 1)
+        if self.groups_model.rowCount() <= 200:
+            self.groups.expandAll()
+        self.tabs.setTabText(1, f"Groups ({self.groups_model.rowCount():,})")
+
+    def _group_mode(self) -> None:
+        self._show_groups()
+
+    def _count_tabs(self) -> None:
+        """'Pairs (5,921)', or 'Pairs (12 of 5,921)' while a filter hides some."""
+        r = self.result
+        n_pairs, n_docs, n_skip = (len(r.pairs), len(r.docs), len(r.skipped)) if r is not None else (0, 0, 0)
+        shown = self.pairs_model.rowCount()
+        self.tabs.setTabText(0, f"Pairs ({shown:,} of {n_pairs:,})" if shown < n_pairs else f"Pairs ({n_pairs:,})")
+        shown = self.docs_model.rowCount()
+        total = n_docs + n_skip
+        docs = f"{shown:,} of {total:,}" if shown < total else f"{n_docs:,} + {n_skip:,} skipped"
+        self.tabs.setTabText(2, f"Documents ({docs})")
 
     def _filter(self, text: str) -> None:
         self.pairs_model.set_filter(text)
         self.docs_model.set_filter(text)
+        self._count_tabs()
 
     def _pair_selected(self) -> None:
         rows = self.pairs.selectionModel().selectedRows()
