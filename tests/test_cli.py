@@ -132,7 +132,7 @@ def test_scan_json(corpus, capsys):
     )
     assert code == 0 and err == ""
     doc = json.loads(out)
-    assert set(doc) == {"params", "documents", "skipped", "pairs", "groups"}
+    assert set(doc) == {"params", "documents", "skipped", "pairs", "groups", "group_lowest_similarity"}
     p = doc["params"]
     assert (p["threshold"], p["num_perm"], p["seed"], p["family"], p["shingle"]) == (0.6, 64, 9, "datasketch", "word:2")
     assert p["bands"] * p["rows"] <= 64

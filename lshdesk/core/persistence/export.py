@@ -104,8 +104,9 @@ def _scores(estimate: float, jaccard: float, bands: int) -> dict:
 
 
 def to_json(result: ScanResult) -> str:
-    """Parameters, documents, skipped files, pairs and groups as one JSON document, valid UTF-8: a name that is not
-    UTF-8 is shown with replacement characters, its exact bytes in base64 beside it (``path_bytes``, ``a_bytes``)."""
+    """Parameters, documents, skipped files, pairs and groups (with their lowest similarity) as one JSON document,
+    valid UTF-8: a name that is not UTF-8 is shown with replacement characters, its exact bytes in base64 beside it
+    (``path_bytes``, ``a_bytes``)."""
     exact = exact_paths(result)
     names = [display(n) for n in exact]
     sp = result.params.signature
@@ -126,6 +127,7 @@ def to_json(result: ScanResult) -> str:
             for a, b, e, j, n in pair_indices(result)
         ],
         "groups": [sorted(names[i] for i in g.tolist()) for g in result.groups],
+        "group_lowest_similarity": [round(float(low), 6) for low in result.group_min.tolist()],  # one per group
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 

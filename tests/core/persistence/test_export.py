@@ -83,7 +83,7 @@ def test_csv(folder, result):
 def test_json(folder, result):
     root, texts = folder
     doc = json.loads(to_json(result))
-    assert set(doc) == {"params", "documents", "skipped", "pairs", "groups"}
+    assert set(doc) == {"params", "documents", "skipped", "pairs", "groups", "group_lowest_similarity"}
     assert doc["params"] == {
         "threshold": 0.6,
         "num_perm": 128,
@@ -115,6 +115,11 @@ def test_json(folder, result):
     )
     assert [len(g) for g in doc["groups"]] == [3, 3, 2]  # largest first
     assert all(g == sorted(g) for g in doc["groups"])
+    lows = doc["group_lowest_similarity"]  # each group's least similar two members, exactly
+    assert len(lows) == len(doc["groups"])
+    for g, low in zip(doc["groups"], lows):
+        sims = [brute_force({a: texts[a], b: texts[b]}, 0.0)[(a, b)] for i, a in enumerate(g) for b in g[i + 1 :]]
+        assert low == pytest.approx(min(sims), abs=5e-7)
 
 
 def test_csv_and_json_agree(result):
@@ -143,4 +148,4 @@ def test_empty_result_has_the_header_only(tmp_path):
     res = run(scan([str(tmp_path)], ScanParams()))
     assert to_csv(res) == "a,b,estimate,jaccard\n"
     doc = json.loads(to_json(res))
-    assert doc["documents"] == doc["pairs"] == doc["groups"] == doc["skipped"] == []
+    assert doc["documents"] == doc["pairs"] == doc["groups"] == doc["group_lowest_similarity"] == doc["skipped"] == []
