@@ -57,6 +57,8 @@ class MainWindow(QMainWindow):
         params_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         params_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the parameters, which it scrolls into view
         params_scroll.setWidget(self.params_panel)
+        bar = params_scroll.verticalScrollBar().sizeHint().width()  # the boxes are not clipped when it shows
+        params_scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + bar)
         self.side.addWidget(params_scroll)
         self.side.setStretchFactor(1, 1)
         self.dock = QDockWidget("Corpus and parameters", self)
@@ -141,6 +143,7 @@ class MainWindow(QMainWindow):
         self.state.selectionChanged.connect(self._show_selection)
         self.results.docsSelected.connect(self.state.select)
         self.scurve_view.pairSelected.connect(lambda a, b: self.state.select((a, b)))
+        self.scurve_view.schemeChosen.connect(self.params_panel.use_scheme)
         self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
         self.results.groupActivated.connect(self.state.select)
         self.results.groupActivated.connect(lambda _docs: self.tabs.setCurrentWidget(self.signature_view))

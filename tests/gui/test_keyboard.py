@@ -71,7 +71,7 @@ def test_tab_walks_the_dock_then_the_tour_and_the_view_in_order(qtbot, active, c
         p.scan_button,
     ]  # bands and rows are off while 'auto' is ticked
     assert cycle[: len(dock)] == dock
-    tour = [w.tour.buttons["open"], w.tour.buttons["learn"], w.tour.buttons["scurve"], w.tour.close_button]
+    tour = [*(w.tour.buttons[k] for k in ("open", "learn", "scurve")), w.tour.details_button, w.tour.close_button]
     view = [w.tabs.tabBar(), w.results.filter, w.results.tabs.tabBar(), w.results.pairs]
     assert cycle[len(dock) :] == tour + view  # Tab leaves the Pairs table (arrows move inside it) back to the dock
     assert unnamed(cycle) == []

@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
 
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import Tone, plot_colors, style_plot_item, watch_palette
 
 BAR, BAR_EDGE = "#0072B2", Tone("#003f66", "#9fd3f5")
+LABEL_GAP = 10  # pixels kept free between two size labels on the axis
 
 
 def size_bins(max_size: int) -> npt.NDArray[np.int64]:
@@ -42,6 +44,7 @@ class BucketPlot(pg.PlotWidget):
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=BAR)
         pi.addItem(self.bars)
         self.counts = np.zeros(0, dtype=np.int64)
+        self.labels: list[str] = []
         self._title = ""
         self._restyle()
         watch_palette(self, self._restyle)
@@ -61,6 +64,25 @@ class BucketPlot(pg.PlotWidget):
         if text:
             self.getPlotItem().setTitle(text, color=plot_colors().text.name(), size="9pt")
 
+    def label_step(self) -> int:
+        """Every how many bars a size is written under the axis, so that the labels never overlap."""
+        if not self.labels:
+            return 1
+        spacing = max(self.getPlotItem().getViewBox().width(), 1.0) / len(self.labels)
+        widest = max(QFontMetrics(self.font()).horizontalAdvance(t) for t in self.labels) + LABEL_GAP
+        return max(1, int(np.ceil(widest / spacing)))
+
+    def _set_ticks(self) -> None:
+        step = self.label_step()
+        major = [(i, text) for i, text in enumerate(self.labels) if i % step == 0]
+        minor = [(i, "") for i in range(len(self.labels)) if i % step]
+        self.getPlotItem().getAxis("bottom").setTicks([major, minor])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "labels", None) and not getattr(self, "closed", False):  # not before __init__, nor after close
+            self._set_ticks()
+
     def export(self, path: str) -> None:
         """Save the plot as PNG or SVG (by the extension)."""
         export_plot(self, path, "Bucket sizes", f"lshdesk: {self._title}")
@@ -70,6 +92,7 @@ class BucketPlot(pg.PlotWidget):
         pi = self.getPlotItem()
         if len(sizes) == 0:
             self.counts = np.zeros(0, dtype=np.int64)
+            self.labels = []
             self.bars.setOpts(x=[], height=[])
             self._set_title("No bucket holds two documents")
             return
@@ -80,7 +103,8 @@ class BucketPlot(pg.PlotWidget):
         self.counts = counts[keep]
         heights = np.where(self.counts > 0, np.log10(np.maximum(self.counts, 1)) + 1, 0)
         self.bars.setOpts(x=np.arange(len(keep)), height=heights)
-        pi.getAxis("bottom").setTicks([[(i, _label(int(edges[k]), int(edges[k + 1]))) for i, k in enumerate(keep)]])
+        self.labels = [_label(int(edges[k]), int(edges[k + 1])) for k in keep]
+        self._set_ticks()
         top = int(np.ceil(heights.max()))
         pi.getAxis("left").setTicks([[(h, f"{10 ** (h - 1):,}") for h in range(1, top + 1)]])
         pi.setRange(xRange=(-0.6, len(keep) - 0.4), yRange=(0, max(top, 1) + 0.1), padding=0)

@@ -27,6 +27,11 @@ FP, FN = QColor(230, 159, 0, 80), QColor(86, 180, 233, 90)
 CAUGHT, MISSED, OTHER = "#009E73", "#D55E00", "#9A9A9A"
 STAR_EDGE = Tone("#003f66", "#cfe8ff")
 RUG = 0.09  # height of the bands of points above 1 and below 0
+MIN_PLOT_HEIGHT = 240  # the plot keeps this much height; below it the legend steps aside
+LEGEND_WORDS = (
+    "line: P(J) of this scheme; star: its threshold; shaded: false-positive and false-negative areas; circles: "
+    "candidate pairs; crosses: missed pairs; triangles: other pairs; squares: measured rate per bin"
+)
 
 
 class ScurvePlot(pg.GraphicsLayoutWidget):
@@ -146,12 +151,29 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.legend.addItem(self.rates, "measured rate per bin (95% CI)")
 
     def resizeEvent(self, event) -> None:
-        """As many legend columns as fit, so the legend never widens the plot past the view."""
-        cols = 3 if self.width() >= 760 else 2 if self.width() >= 430 else 1
+        """As many legend columns as fit, so the legend never widens the plot past the view; on a short screen the
+        legend steps aside (its words are in the tooltip and the help) so that the plot keeps its height."""
+        cols = 3 if self.width() >= 760 else 2 if self.width() >= 400 else 1
         legend = getattr(self, "legend", None)  # pyqtgraph resizes once before __init__ has made it
-        if legend is not None and cols != legend.columnCount:
-            self.legend.setColumnCount(cols)
+        if legend is not None and not getattr(self, "closed", False):  # close() has deleted the scene's items
+            if cols != legend.columnCount:
+                legend.setColumnCount(cols)
+            self._fit_legend()
         super().resizeEvent(event)
+
+    def legend_shown(self) -> bool:
+        return self.legend.isVisible()
+
+    def _fit_legend(self) -> None:
+        natural = self.legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height()  # whether shown or not
+        room = self.height() - natural
+        show = room >= MIN_PLOT_HEIGHT
+        if show != self.legend_shown():
+            self.legend.setVisible(show)  # it stays in the layout (and the scene); its row folds to nothing
+            self.legend.setMaximumHeight(1e6 if show else 0)
+            self.legend.setMinimumHeight(0)
+            self.ci.layout.setRowSpacing(0, 5 if show else 0)
+            self.setToolTip("" if show else "The legend is hidden to keep the plot tall: " + LEGEND_WORDS)
 
     # --- what is shown ------------------------------------------------------------------------------------------------
     def set_names(self, names: list[str]) -> None:
@@ -175,7 +197,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
                 self.legend.removeItem(item)
                 item.hide()
         self.legend.getLabel(self.curve).setText(f"P(J), {b} bands x {r} rows")
-        self._title = f"S-curve of {b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"
+        self._title = f"{b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"  # short: fits a narrow plot
         self.plot_item.setTitle(self._title, color=plot_colors().text.name(), size="10pt")
         self._shade()
 

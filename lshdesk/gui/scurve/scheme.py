@@ -66,6 +66,8 @@ def _slider_spin(lo: int, hi: int, tip: str) -> tuple[QSlider, QSpinBox]:
     for w in (slider, spin):
         w.setRange(lo, hi)
         w.setToolTip(tip)
+        w.setSingleStep(1)
+    slider.setPageStep(1)  # a click beside the handle or Page Up/Down moves by one, as the arrow keys do
     slider.valueChanged.connect(spin.setValue)
     spin.valueChanged.connect(slider.setValue)
     return slider, spin
@@ -116,7 +118,7 @@ class SchemeControls(QGroupBox):
         for c in self.compare:
             c.setToolTip("Draw a preset scheme's curve for comparison")
             c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            c.setMinimumContentsLength(8)
+            c.setMinimumContentsLength(5)  # fits the side panel of a 1024-pixel window
             row.addWidget(c)
             c.currentIndexChanged.connect(self.comparisonsChanged)
         grid.addLayout(row, 5, 1, 1, 2)

@@ -26,6 +26,7 @@ from lshdesk.gui.plots.scurve_plot import ScurvePlot
 from lshdesk.gui.scurve.panels import FiguresPanel, TunePanel
 from lshdesk.gui.scurve.scheme import SchemeControls
 from lshdesk.gui.scurve.tables import ScurveTables
+from lshdesk.gui.scurve.use_scheme import UseScheme
 from lshdesk.gui.scurve.workers import ExploreWorkers
 from lshdesk.gui.theme import ERROR, keep_style, muted
 
@@ -37,6 +38,7 @@ class ScurveView(QWidget):
     """Shows a scan's S-curve; ``pairSelected`` carries the two document indices of a clicked pair."""
 
     pairSelected = Signal(int, int)
+    schemeChosen = Signal(object, float)  # "Use b x r for the next scan": the Banding and the threshold
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -46,11 +48,12 @@ class ScurveView(QWidget):
         self.tuning: Tuning | None = None
         self.workers = ExploreWorkers(self._snapshot, self)
         self.plot = ScurvePlot()
-        self.plot.setMinimumSize(420, 300)
+        self.plot.setMinimumSize(360, 260)
         self.plot.setAccessibleName("S-curve plot")
         self.scheme = SchemeControls()
         self.tune_panel = TunePanel()
         self.figures_panel = FiguresPanel()
+        self.use_scheme = UseScheme()
         self.tables = ScurveTables()
         self.source = QLabel(IDLE_TEXT)
         self.source.setWordWrap(True)
@@ -78,14 +81,14 @@ class ScurveView(QWidget):
         side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 4, 0)
-        for w in (self.scheme, self.figures_panel, self.tune_panel):
+        for w in (self.scheme, self.use_scheme, self.figures_panel, self.tune_panel):
             side_lay.addWidget(w)
         side_lay.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(side)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(300)
+        scroll.setMinimumWidth(side.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the controls inside
         scroll.setMaximumWidth(360)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -109,6 +112,7 @@ class ScurveView(QWidget):
         self.plot.thresholdReleased.connect(self._threshold_released)
         self.plot.pairClicked.connect(self.pairSelected)
         self.tables.pairPicked.connect(self.pairSelected)
+        self.use_scheme.useRequested.connect(self.schemeChosen)
         self.tune_panel.tuneRequested.connect(lambda: self.workers.request(tune=True, now=True))
         self.export_button.clicked.connect(self.choose_export)
         self.workers.explored.connect(self._explored)
@@ -199,6 +203,7 @@ class ScurveView(QWidget):
         self.plot.set_pairs(plot_pairs(None, None, 0.5))
         self.plot.set_bins(None)
         self.figures_panel.show_figures(None)
+        self.use_scheme.show_figures(None, None)
         self.tables.clear()
         self.source.setText(IDLE_TEXT)
 
@@ -207,6 +212,8 @@ class ScurveView(QWidget):
 
     def _show(self, f: Figures) -> None:
         self.figures_panel.show_figures(f)
+        r = self.result
+        self.use_scheme.show_figures(f, (r.banding, r.params.threshold, len(r.pairs)) if r is not None else None)
         pairs = plot_pairs(f, self.ref, f.threshold, MAX_POINTS)
         self.plot.set_pairs(pairs)
         self.plot.set_bins(f.bins)

@@ -131,6 +131,19 @@ class ParamsPanel(QWidget):
             w.blockSignals(False)
         self._update_scheme(b, p.signature.k)
 
+    def use_scheme(self, banding: Banding, threshold: float) -> None:
+        """Take a scheme explored on the S-curve into the next scan: its bands x rows (auto off) and threshold."""
+        for w, set_value in (
+            (self.auto, lambda: self.auto.setChecked(False)),
+            (self.bands, lambda: self.bands.setValue(banding.bands)),
+            (self.rows, lambda: self.rows.setValue(banding.rows)),
+            (self.threshold, lambda: self.threshold.setValue(threshold)),
+        ):
+            w.blockSignals(True)
+            set_value()
+            w.blockSignals(False)
+        self._edited()
+
     def params(self) -> ScanParams:
         """The parameters shown, validated (raises LshdeskError with the fix)."""
         sig = SignatureParams(

@@ -26,8 +26,8 @@ from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
 
 PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, 90, 80, 70, 80, -1)  # -1: as wide as its content (up to REASON_MAX)
-REASON_MAX = 320
+DOC_WIDTHS = (0, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
+REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
 SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
 GROUP_MODES = (
     ("Linked groups (chains included)", "Documents linked by verified pairs: A~B and B~C put A, B, C together"),

@@ -1,10 +1,10 @@
-"""The first-run tour: a dismissible band above the views naming the three uses, each one click away."""
+"""The first-run tour: a dismissible band above the views naming the three uses, each one click away (folds to a line)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from lshdesk.gui.theme import app_palette, blend, keep_style
 
@@ -30,6 +30,9 @@ STEPS = [
 ]
 
 
+SHORT_WINDOW = 760  # a window shorter than this shows the tour as one line
+
+
 def _band_css() -> str:
     """The band tinted towards the highlight colour, framed in a tone between window and text (light or dark)."""
     p = app_palette()
@@ -39,7 +42,10 @@ def _band_css() -> str:
 
 
 class Tour(QFrame):
-    """Emits ``chosen`` with 'open', 'learn' or 'scurve', and ``dismissed`` when closed for good."""
+    """Emits ``chosen`` with 'open', 'learn' or 'scurve', and ``dismissed`` when closed for good.
+
+    One line of buttons; the three explanations below it fold away (Details), by themselves on a short window.
+    """
 
     chosen = Signal(str)
     dismissed = Signal()
@@ -49,32 +55,65 @@ class Tour(QFrame):
         self.setObjectName("tour")
         keep_style(self, _band_css)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 6, 10, 6)
-        intro = QLabel("<b>Welcome to lshdesk.</b> Three things to do:")
-        intro.setWordWrap(True)
-        intro.setMinimumWidth(60)
-        outer.addWidget(intro)
-        lay = QHBoxLayout()
-        outer.addLayout(lay)
+        outer.setContentsMargins(10, 4, 10, 4)
+        line = QHBoxLayout()
+        outer.addLayout(line)
+        intro = QLabel("<b>Welcome to lshdesk.</b>")
+        intro.setToolTip("Three things to do")
+        line.addWidget(intro)
+        self.details = QWidget()
+        lay = QHBoxLayout(self.details)
+        lay.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.details)
         self.buttons: dict[str, QPushButton] = {}
         for title, text, key in STEPS:
-            col = QVBoxLayout()
             button = QPushButton(title)
             button.setToolTip(text)
-            label = QLabel(text)
+            line.addWidget(button)
+            label = QLabel(f"<b>{title}:</b> {text}")
             label.setWordWrap(True)
             label.setMinimumWidth(60)  # wraps rather than widening the window
-            button.setMinimumWidth(60)
-            col.addWidget(button)
-            col.addWidget(label)
-            lay.addLayout(col, 1)
+            lay.addWidget(label, 1)
             button.clicked.connect(lambda _=False, k=key: self.chosen.emit(k))
             self.buttons[key] = button
+        line.addStretch(1)
+        self.details_button = QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setCheckable(True)
+        self.details_button.setChecked(True)
+        self.details_button.setToolTip("Show or fold away what each of the three does")
+        self.details_button.setAccessibleName("Tour details")
+        line.addWidget(self.details_button)
         self.close_button = QPushButton("Got it")
         self.close_button.setMinimumWidth(40)
         self.close_button.setToolTip("Hide this for good (Help > Tour shows it again)")
-        lay.addWidget(self.close_button)
+        line.addWidget(self.close_button)
         self.close_button.clicked.connect(self._dismiss)
+        self.details_button.toggled.connect(self.details.setVisible)
+        self.details_button.clicked.connect(lambda: setattr(self, "_chosen_by_user", True))
+        self._chosen_by_user = False
+        self._watched = None
+
+    def collapsed(self) -> bool:
+        return not self.details_button.isChecked()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        window = self.window()
+        if window is not self and window is not self._watched:
+            self._watched = window
+            window.installEventFilter(self)
+        self._fit()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self._watched and event.type() == QEvent.Type.Resize:
+            self._fit()
+        return False
+
+    def _fit(self) -> None:
+        """On a short window (under SHORT_WINDOW pixels) the tour folds to one line, unless the user chose."""
+        if not self._chosen_by_user and self._watched is not None:
+            self.details_button.setChecked(self._watched.height() >= SHORT_WINDOW)
 
     def _dismiss(self) -> None:
         self.hide()
