@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -28,7 +27,7 @@ from lshdesk.gui.scurve.view import ScurveView
 from lshdesk.gui.signatures.view import SignatureView
 from lshdesk.gui.state import AppState, Selection
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
-from lshdesk.gui.widgets.params_panel import ParamsPanel
+from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
@@ -52,14 +51,7 @@ class MainWindow(QMainWindow):
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setObjectName("side_splitter")
         self.side.addWidget(self.corpus_panel)
-        params_scroll = QScrollArea()  # on a short screen the parameters scroll instead of forcing the window taller
-        params_scroll.setWidgetResizable(True)
-        params_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        params_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the parameters, which it scrolls into view
-        params_scroll.setWidget(self.params_panel)
-        bar = params_scroll.verticalScrollBar().sizeHint().width()  # the boxes are not clipped when it shows
-        params_scroll.setMinimumWidth(self.params_panel.minimumSizeHint().width() + bar)
-        self.side.addWidget(params_scroll)
+        self.side.addWidget(scrolling(self.params_panel))  # on a short screen the parameters scroll
         self.side.setStretchFactor(1, 1)
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -180,3 +181,15 @@ class ParamsPanel(QWidget):
         self.scheme_note.setText(note)
         self.bands.setEnabled(not self.auto.isChecked())
         self.rows.setEnabled(not self.auto.isChecked())
+
+
+def scrolling(panel: ParamsPanel) -> QScrollArea:
+    """The panel in a scroll area, so that a short screen scrolls it; wide enough that no box is clipped."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the parameters, which it scrolls into view
+    scroll.setWidget(panel)
+    bar = scroll.verticalScrollBar().sizeHint().width()  # room for the scroll bar when it shows
+    scroll.setMinimumWidth(panel.minimumSizeHint().width() + bar)
+    return scroll

@@ -60,6 +60,7 @@ class Tour(QFrame):
         outer.addLayout(line)
         intro = QLabel("<b>Welcome to lshdesk.</b>")
         intro.setToolTip("Three things to do")
+        intro.setMinimumWidth(20)  # a narrow window cuts the greeting rather than widening
         line.addWidget(intro)
         self.details = QWidget()
         lay = QHBoxLayout(self.details)
@@ -69,6 +70,7 @@ class Tour(QFrame):
         for title, text, key in STEPS:
             button = QPushButton(title)
             button.setToolTip(text)
+            button.setMinimumWidth(60)
             line.addWidget(button)
             label = QLabel(f"<b>{title}:</b> {text}")
             label.setWordWrap(True)
@@ -83,6 +85,7 @@ class Tour(QFrame):
         self.details_button.setChecked(True)
         self.details_button.setToolTip("Show or fold away what each of the three does")
         self.details_button.setAccessibleName("Tour details")
+        self.details_button.setMinimumWidth(30)
         line.addWidget(self.details_button)
         self.close_button = QPushButton("Got it")
         self.close_button.setMinimumWidth(40)
