@@ -13,11 +13,10 @@ from lshdesk.core.errors import NotText
 from lshdesk.core.passages import shared_passages
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence.export import display_paths, pair_indices
+from lshdesk.core.persistence.report_svg import scurve_svg
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.core.scurve import probability
-from lshdesk.core.scurve import threshold as curve_threshold
 
-MAX_PAIRS_WITH_TEXT = 200
+MAX_PAIRS_WITH_TEXT = 100  # passages shown with their text, spread across the similarity range
 EXCERPT_CHARS = 240
 
 _CSS = """
@@ -29,55 +28,6 @@ th{background:#f6f6f6}.num{text-align:right;font-variant-numeric:tabular-nums}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.cols pre{white-space:pre-wrap;font:13px/1.4 monospace;
 background:#fafafa;padding:.5rem;margin:.25rem 0}mark{background:#ffe082}.muted{color:#777}
 """
-
-
-def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
-    """The S-curve of the scan's scheme with its candidate pairs at their exact similarity, as inline SVG."""
-    b, r = result.banding.bands, result.banding.rows
-    left, top, w, h = 56, 16, width - 72, height - 60
-
-    def x(j: float) -> float:
-        return left + j * w
-
-    def y(p: float) -> float:
-        return top + (1 - p) * h
-
-    js = np.linspace(0, 1, 201)
-    curve = " ".join(f"{x(j):.1f},{y(p):.1f}" for j, p in zip(js, probability(js, b, r)))
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="S-curve for {b} bands x {r} rows">',
-        f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
-    ]
-    for t in (0, 0.25, 0.5, 0.75, 1):
-        parts.append(f'<line x1="{x(t):.1f}" y1="{top}" x2="{x(t):.1f}" y2="{top + h}" stroke="#eee"/>')
-        parts.append(f'<text x="{x(t):.1f}" y="{top + h + 16}" font-size="11" text-anchor="middle">{t:g}</text>')
-        parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" font-size="11" text-anchor="end">{t:g}</text>')
-    th = result.params.threshold
-    parts.append(
-        f'<line x1="{x(th):.1f}" y1="{top}" x2="{x(th):.1f}" y2="{top + h}" stroke="#c62828" stroke-dasharray="5,4"/>'
-    )
-    parts.append(f'<polyline points="{curve}" fill="none" stroke="#1565c0" stroke-width="2"/>')
-    c = result.candidates
-    verified = c.jaccard >= th - 1e-12
-    for j, ok in zip(c.jaccard.tolist(), verified.tolist()):
-        colour = "#2e7d32" if ok else "#9e9e9e"
-        parts.append(
-            f'<circle cx="{x(j):.1f}" cy="{y(float(probability(j, b, r))):.1f}" r="3" fill="{colour}" fill-opacity=".7"/>'
-        )
-    parts.append(
-        f'<text x="{left + w / 2}" y="{height - 8}" font-size="12" text-anchor="middle">exact similarity J</text>'
-        f'<text x="14" y="{top + h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + h / 2})">'
-        f"P(candidate)</text>"
-        f'<text x="{left + w - 8}" y="{top + h - 44}" font-size="12" text-anchor="end">P = 1 - (1 - J^{r})^{b}, '
-        f"curve threshold {curve_threshold(b, r):.2f}</text>"
-        f'<text x="{left + w - 8}" y="{top + h - 28}" font-size="12" text-anchor="end" fill="#c62828">'
-        f"your threshold {th:g} (dashed)</text>"
-        f'<text x="{left + w - 8}" y="{top + h - 12}" font-size="12" text-anchor="end">'
-        f'<tspan fill="#2e7d32">● verified candidate</tspan>  <tspan fill="#757575">● candidate below the threshold</tspan></text>'
-        "</svg>"
-    )
-    return "".join(parts)
 
 
 def _excerpt(text: str, spans: list[tuple[int, int]]) -> str:
@@ -99,6 +49,39 @@ def _read(path: str, cap: int) -> str:
         return read_text(path, cap)
     except NotText as e:
         return f"[cannot read: {e}]"
+
+
+def spread_examples(similarities: list[float], n: int) -> list[int]:
+    """Up to ``n`` positions in a list sorted by similarity (descending), spread evenly over the similarity range:
+    the most and the least similar pair, and for each step between, the pair nearest to it. Ascending positions."""
+    if len(similarities) <= n:
+        return list(range(len(similarities)))
+    ascending = -np.asarray(similarities, dtype=np.float64)  # searchsorted needs ascending values
+    targets = -np.linspace(similarities[0], similarities[-1], n)
+    at = np.clip(np.searchsorted(ascending, targets), 0, len(ascending) - 1)
+    before = np.clip(at - 1, 0, None)
+    nearest = np.where(np.abs(ascending[before] - targets) <= np.abs(ascending[at] - targets), before, at)
+    chosen = set(nearest.tolist())
+    for i in np.linspace(0, len(similarities) - 1, n).round().astype(np.int64).tolist():
+        if len(chosen) >= n:  # where many pairs share a value, the rest are taken evenly by rank
+            break
+        chosen.add(i)
+    return sorted(chosen)
+
+
+def _all_pairs(rows: list[tuple[int, int, float, float, int]], names: list[str]) -> list[str]:
+    """Every pair in a table folded under a summary (compact rows: the table of 50,000 pairs stays a few MB)."""
+    esc = html.escape
+    out = [
+        f"<h2>Pairs</h2><details><summary>All {len(rows):,} pairs (similarity, estimate, bands)</summary>",
+        "<table><tr><th>Document A</th><th>Document B</th><th>Similarity</th><th>Estimate</th><th>Bands</th></tr>",
+    ]
+    out += [
+        f"<tr><td>{esc(names[a])}<td>{esc(names[b])}<td class=num>{j:.3f}<td class=num>{e:.3f}<td class=num>{n}</tr>"
+        for a, b, e, j, n in rows
+    ]
+    out.append("</table></details>")
+    return out
 
 
 def to_html(result: ScanResult) -> str:
@@ -138,13 +121,16 @@ def to_html(result: ScanResult) -> str:
         out.append("</table>")
     else:
         out.append("<p>No groups.</p>")
-    out.append("<h2>Pairs</h2>")
-    if len(rows) > MAX_PAIRS_WITH_TEXT:
+    out.append("<h2>Passages</h2>")
+    examples = spread_examples([row[3] for row in rows], MAX_PAIRS_WITH_TEXT)
+    if len(examples) < len(rows):
+        low, high = rows[examples[-1]][3], rows[examples[0]][3]
         out.append(
-            f"<p class='muted'>The {MAX_PAIRS_WITH_TEXT} most similar of {len(rows):,} pairs are shown with text.</p>"
+            f"<p class='muted'>{len(examples)} of {len(rows):,} pairs, chosen across the similarity range "
+            f"({low:.3f} to {high:.3f}), with their longest shared passages marked. Every pair is listed below.</p>"
         )
     cap = result.params.corpus.max_bytes
-    for ia, ib, est, jac, bands in rows[:MAX_PAIRS_WITH_TEXT]:
+    for ia, ib, est, jac, bands in (rows[i] for i in examples):
         a, b = names[ia], names[ib]
         ta, tb = _read(result.docs.paths[ia], cap), _read(result.docs.paths[ib], cap)
         spans_a, spans_b, n_shared = shared_passages(ta, tb, sp.shingle)
@@ -153,6 +139,7 @@ def to_html(result: ScanResult) -> str:
             f"estimate {est:.3f}, {bands} band(s) collided, {n_shared} shared shingles</p>"
             f"<div class='cols'><pre>{_excerpt(ta, spans_a)}</pre><pre>{_excerpt(tb, spans_b)}</pre></div></div>"
         )
+    out += _all_pairs(rows, names)
     if result.skipped:
         out.append("<h2>Skipped files</h2><table><tr><th>File</th><th>Reason</th></tr>")
         out += [f"<tr><td>{esc(display(s.path))}</td><td>{esc(display(s.reason))}</td></tr>" for s in result.skipped]

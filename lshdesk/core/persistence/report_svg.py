@@ -1,0 +1,105 @@
+"""The report's S-curve as inline SVG: one point per candidate pair, or counts per similarity bin when there are many."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scurve import probability
+from lshdesk.core.scurve import threshold as curve_threshold
+
+MAX_POINTS = 2000  # above this many candidate pairs, the plot shows counts per bin (a light, quick file to open)
+N_BINS = 50
+VERIFIED, BELOW = "#2e7d32", "#9e9e9e"
+
+
+def bin_counts(jaccard: npt.NDArray, threshold: float, n_bins: int = N_BINS) -> tuple[npt.NDArray, npt.NDArray]:
+    """(verified, below the threshold) candidate counts in ``n_bins`` equal bins of similarity over [0, 1]."""
+    index = np.minimum((np.asarray(jaccard) * n_bins).astype(np.int64), n_bins - 1)
+    verified = jaccard >= threshold - 1e-12
+    return (
+        np.bincount(index[verified], minlength=n_bins),
+        np.bincount(index[~verified], minlength=n_bins),
+    )
+
+
+def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
+    """The S-curve of the scan's scheme with its candidate pairs at their exact similarity, as inline SVG."""
+    b, r = result.banding.bands, result.banding.rows
+    left, top, w, h = 56, 16, width - 72, height - 60
+
+    def x(j: float) -> float:
+        return left + j * w
+
+    def y(p: float) -> float:
+        return top + (1 - p) * h
+
+    js = np.linspace(0, 1, 201)
+    curve = " ".join(f"{x(j):.1f},{y(p):.1f}" for j, p in zip(js, probability(js, b, r)))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="S-curve for {b} bands x {r} rows">',
+        f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
+    ]
+    for t in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line x1="{x(t):.1f}" y1="{top}" x2="{x(t):.1f}" y2="{top + h}" stroke="#eee"/>')
+        parts.append(f'<text x="{x(t):.1f}" y="{top + h + 16}" font-size="11" text-anchor="middle">{t:g}</text>')
+        parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" font-size="11" text-anchor="end">{t:g}</text>')
+    th = result.params.threshold
+    jac = result.candidates.jaccard
+    if len(jac) > MAX_POINTS:
+        parts += _bins(jac, th, x, top + h, h * 0.45)
+        key = (
+            f"candidate pairs per {1 / N_BINS:g} of J (bar height: log of the count): "
+            f'<tspan fill="{VERIFIED}">▮ verified</tspan> <tspan fill="#757575">▮ below the threshold</tspan>'
+        )
+    else:
+        for j, ok in zip(jac.tolist(), (jac >= th - 1e-12).tolist()):
+            parts.append(
+                f'<circle cx="{x(j):.1f}" cy="{y(float(probability(j, b, r))):.1f}" r="3" '
+                f'fill="{VERIFIED if ok else BELOW}" fill-opacity=".7"/>'
+            )
+        key = (
+            f'<tspan fill="{VERIFIED}">● verified candidate</tspan>  '
+            '<tspan fill="#757575">● candidate below the threshold</tspan>'
+        )
+    parts.append(
+        f'<line x1="{x(th):.1f}" y1="{top}" x2="{x(th):.1f}" y2="{top + h}" stroke="#c62828" stroke-dasharray="5,4"/>'
+    )
+    parts.append(f'<polyline points="{curve}" fill="none" stroke="#1565c0" stroke-width="2"/>')
+    parts.append(
+        f'<text x="{left + w / 2}" y="{height - 8}" font-size="12" text-anchor="middle">exact similarity J</text>'
+        f'<text x="14" y="{top + h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + h / 2})">'
+        f"P(candidate)</text>"
+        f'<text x="{left + w - 8}" y="{top + h * 0.5:.1f}" font-size="12" text-anchor="end">P = 1 - (1 - J^{r})^{b}, '
+        f"curve threshold {curve_threshold(b, r):.2f}</text>"
+        f'<text x="{left + w - 8}" y="{top + h * 0.5 + 16:.1f}" font-size="12" text-anchor="end" fill="#c62828">'
+        f"your threshold {th:g} (dashed)</text>"
+        f'<text x="{left + 8}" y="{top - 4}" font-size="11">{key}</text>'
+        "</svg>"
+    )
+    return "".join(parts)
+
+
+def _bins(jac: npt.NDArray, threshold: float, x, base: float, tallest: float) -> list[str]:
+    """Bars of candidate counts per similarity bin along the bottom of the plot (log height, exact count in a title)."""
+    verified, below = bin_counts(jac, threshold)
+    total = verified + below
+    scale = tallest / np.log10(max(int(total.max()), 1) + 1)
+    out = []
+    for i, (n_ok, n_below) in enumerate(zip(verified.tolist(), below.tolist())):
+        if n_ok + n_below == 0:
+            continue
+        x0, bar_w = x(i / N_BINS) + 0.5, x(1 / N_BINS) - x(0) - 1
+        height = np.log10(n_ok + n_below + 1) * scale
+        share = n_ok / (n_ok + n_below)
+        lo, hi = i / N_BINS, (i + 1) / N_BINS
+        title = f"{lo:.2f}-{hi:.2f}: {n_ok + n_below:,} candidate pairs, {n_ok:,} verified"
+        for colour, part, y0 in ((VERIFIED, share, base - height * share), (BELOW, 1 - share, base - height)):
+            if part > 0:
+                out.append(
+                    f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{bar_w:.1f}" height="{height * part:.1f}" '
+                    f'fill="{colour}" fill-opacity=".75"><title>{title}</title></rect>'
+                )
+    return out
