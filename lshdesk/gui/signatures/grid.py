@@ -13,7 +13,9 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -29,6 +31,7 @@ from lshdesk.gui.signatures.export import signatures_csv, table_text
 from lshdesk.gui.signatures.figures_html import KEY_ROWS, names_html, pairs_html, spans
 from lshdesk.gui.signatures.model import COMPACT_DIGITS, SignaturesModel, row_letter
 from lshdesk.gui.signatures.paint import BandHeader, Overview, SlotDelegate, legend_html
+from lshdesk.gui.signatures.wrapped import MAX_WRAPPED_K, WrappedSignatures
 from lshdesk.gui.theme import watch_palette
 
 
@@ -51,6 +54,14 @@ class _GridView(QTableView):
         super().keyPressEvent(event)
 
 
+class _Room(QScrollArea):
+    """A vertical scroll area that tells the wrapped signature how much room it has."""
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.widget().set_room(self.viewport().size())
+
+
 class SignatureGrid(QWidget):
     """Shows signatures (rows = documents) with agreement, bands and per-pair figures; copy and CSV export."""
 
@@ -61,6 +72,12 @@ class SignatureGrid(QWidget):
         self.figures: PairFigures | None = None
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.wrap = QCheckBox("Lines of bands")
+        self.wrap.setToolTip(
+            f"Wrap the signature into lines of bands so that every slot is on screen (k up to {MAX_WRAPPED_K});"
+            " off: one line per document, scrolled sideways, with the overview strip"
+        )
+        self.wrap.setChecked(True)
         self.full = QCheckBox("Full values")
         self.full.setToolTip(
             f"Show every digit; off shows '…' and each value's last {COMPACT_DIGITS} digits (hover for all)"
@@ -88,6 +105,11 @@ class SignatureGrid(QWidget):
         self.table.addActions([copy, export])
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.overview = Overview(self.model, self.table)
+        self.wrapped = WrappedSignatures(self.model)
+        self.wrapped_area = _Room()
+        self.wrapped_area.setWidget(self.wrapped)
+        self.wrapped_area.setWidgetResizable(True)
+        self.wrapped_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
         self.panel = QTextBrowser()
@@ -96,15 +118,22 @@ class SignatureGrid(QWidget):
 
         bar = QHBoxLayout()
         bar.addWidget(self.summary, 1)
-        for w in (self.full, self.copy_button, self.export_button):
+        for w in (self.wrap, self.full, self.copy_button, self.export_button):
             bar.addWidget(w)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.overview)
-        lv.addWidget(self.table, 1)
+        one_line = QWidget()
+        ov = QVBoxLayout(one_line)
+        ov.setContentsMargins(0, 0, 0, 0)
+        ov.addWidget(self.overview)
+        ov.addWidget(self.table, 1)
+        ov.addStretch(0)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(one_line)
+        self.pages.addWidget(self.wrapped_area)
+        lv.addWidget(self.pages, 1)
         lv.addWidget(self.legend)
-        lv.addStretch(0)
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
@@ -121,6 +150,7 @@ class SignatureGrid(QWidget):
         lay.addWidget(self.splitter, 1)
 
         self.full.toggled.connect(self._set_full)
+        self.wrap.toggled.connect(self._show_page)
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.export_button.clicked.connect(self.choose_export)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -145,6 +175,16 @@ class SignatureGrid(QWidget):
         self._sizes()
         self._refresh()
         self.overview.update()
+        self._show_page()
+
+    def wrapped_shown(self) -> bool:
+        return self.pages.currentWidget() is self.wrapped_area
+
+    def _show_page(self) -> None:
+        """Lines of bands for k up to MAX_WRAPPED_K (unless the user turned them off), else the one-line grid."""
+        fits = self.model.k <= MAX_WRAPPED_K
+        self.wrap.setEnabled(fits)
+        self.pages.setCurrentWidget(self.wrapped_area if fits and self.wrap.isChecked() else self.pages.widget(0))
 
     def _restyle(self) -> None:
         """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
