@@ -8,6 +8,10 @@ import unicodedata
 from collections.abc import Generator
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.alignment import anchors
 from lshdesk.core.corpus.reading import read_text
 from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.params import ShingleSpec
@@ -88,7 +92,10 @@ def shared_passages(
     text_a: str, text_b: str, spec: ShingleSpec
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
     """Merged (start, end) character ranges of each text covered by shingles both texts contain, and their count."""
-    sa, sb = _shingle_spans(text_a, spec), _shingle_spans(text_b, spec)
+    return _passages(_shingle_spans(text_a, spec), _shingle_spans(text_b, spec))
+
+
+def _passages(sa: dict, sb: dict) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
     shared = sa.keys() & sb.keys()
     return (
         _merge([r for s in shared for r in sa[s]]),
@@ -110,12 +117,19 @@ class Comparison:
     spans: tuple[list[tuple[int, int]], list[tuple[int, int]]]
     n_shared: int
     note: str = ""
+    anchors: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+    @property
+    def identical(self) -> bool:
+        """The two texts are exact copies."""
+        return self.texts[0] == self.texts[1]
 
 
 def compare_files(
     paths: tuple[str, str], max_bytes: int, spec: ShingleSpec, cancel: threading.Event | None = None
 ) -> Generator[Progress, None, Comparison]:
-    """Read both files and find their shared passages (big files take seconds: run it off the GUI thread).
+    """Read both files, find their shared passages and the anchors aligning them (big files take seconds: run it
+    off the GUI thread).
 
     A file that cannot be read is shown as a line saying why; texts longer than ``MAX_HIGHLIGHT_CHARS`` together
     come back without passages, with a note.
@@ -131,5 +145,6 @@ def compare_files(
     size = len(texts[0]) + len(texts[1])
     if size > MAX_HIGHLIGHT_CHARS[spec.kind]:
         return Comparison((texts[0], texts[1]), ([], []), 0, f"too long to highlight ({size:,} characters)")
-    spans_a, spans_b, n_shared = shared_passages(texts[0], texts[1], spec)
-    return Comparison((texts[0], texts[1]), (spans_a, spans_b), n_shared)
+    sa, sb = _shingle_spans(texts[0], spec), _shingle_spans(texts[1], spec)
+    spans_a, spans_b, n_shared = _passages(sa, sb)
+    return Comparison((texts[0], texts[1]), (spans_a, spans_b), n_shared, anchors=anchors(sa, sb))
