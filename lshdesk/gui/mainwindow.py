@@ -27,6 +27,7 @@ from lshdesk.gui.scurve.view import ScurveView
 from lshdesk.gui.signatures.view import SignatureView
 from lshdesk.gui.state import AppState, Selection
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
+from lshdesk.gui.widgets.focus_ring import FocusRing
 from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.export_to = self.files.export_to
         self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
         self._connect_signals()
+        self.focus_ring = FocusRing(self)  # a keyboard focus outline that shows in light and dark
         screen = self.screen().availableGeometry()
         self.resize(min(1280, screen.width()), min(800, screen.height()))
         settings_store.restore_layout(self.settings, self, self.side)

@@ -1,0 +1,67 @@
+"""A clearly visible keyboard focus outline: a 2-pixel ring around the focused widget, in light and dark palettes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QWidget
+
+from lshdesk.gui.theme import blend, contrast
+
+WIDTH = 2
+MIN_CONTRAST = 3.0  # WCAG 2.2 asks 3:1 for a focus indicator against what is around it
+
+
+def ring_colour(palette: QPalette) -> QColor:
+    """The palette's highlight, moved towards the text colour until it stands out 3:1 from the window."""
+    window, text = palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText)
+    colour = palette.color(QPalette.ColorRole.Highlight)
+    for t in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
+        candidate = blend(colour, text, t)
+        if contrast(candidate, window) >= MIN_CONTRAST:
+            return candidate
+    return text
+
+
+class FocusRing(QWidget):
+    """Draws over the window, around whichever of its widgets has the keyboard focus (mouse clicks pass through)."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.target: QWidget | None = None
+        self.hide()
+        self._timer = QTimer(self)  # a scroll or a layout change moves the target without telling us
+        self._timer.setInterval(150)
+        self._timer.timeout.connect(self.follow)
+        QApplication.instance().focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old, new) -> None:
+        inside = new is not None and new is not self.window() and new.window() is self.window()
+        self.target = new if inside else None
+        self.follow()
+
+    def follow(self) -> None:
+        """Sit around the focused widget (or hide when it is gone, hidden or in another window)."""
+        t = self.target
+        if t is None or not t.isVisible() or t.width() < 4:
+            self.hide()
+            self._timer.stop()
+            return
+        top_left = t.mapTo(self.window(), QPoint(0, 0))
+        rect = QRect(top_left, t.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
+        if rect != self.geometry():
+            self.setGeometry(rect)
+        self.show()
+        self.raise_()
+        self._timer.start()
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(ring_colour(self.palette()), WIDTH))
+        p.drawRoundedRect(self.rect().adjusted(1, 1, -1, -1), 3, 3)
+        p.end()

@@ -1,0 +1,35 @@
+"""The keyboard focus outline: a ring around the focused widget that follows it and stands out 3:1, light and dark."""
+
+from __future__ import annotations
+
+import pytest
+from gui_helpers import wcag_contrast
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
+
+from lshdesk.gui.widgets.focus_ring import MIN_CONTRAST, WIDTH, ring_colour
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_ring_surrounds_the_focused_widget_and_stands_out(qtbot, window, scheme, request):
+    palette = request.getfixturevalue("dark") if scheme == "dark" else QApplication.palette()
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    ring = window.focus_ring
+    for target in (window.params_panel.threshold, window.results.filter, window.params_panel.scan_button):
+        target.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.waitUntil(lambda: ring.isVisible() and ring.target is target, timeout=2000)
+        where = QRect(target.mapTo(window, QPoint(0, 0)), target.size())
+        assert ring.geometry() == where.adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
+        image = window.grab().toImage()
+        drawn = image.pixelColor(ring.geometry().center().x(), ring.geometry().top() + 1)
+        window_colour = palette.color(QPalette.ColorRole.Window)
+        assert wcag_contrast(drawn, window_colour) >= MIN_CONTRAST - 0.3  # as drawn (antialiased edge)
+    assert wcag_contrast(ring_colour(palette), palette.color(QPalette.ColorRole.Window)) >= MIN_CONTRAST
+    window.params_panel.scan_button.hide()  # the focused widget goes away: the ring goes with the focus
+    qtbot.waitUntil(lambda: ring.target is not window.params_panel.scan_button, timeout=2000)
+    now = QApplication.focusWidget()
+    assert ring.target is now and (now is None or ring.geometry().contains(now.mapTo(window, QPoint(0, 0))))
