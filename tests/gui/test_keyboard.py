@@ -113,7 +113,7 @@ def test_every_view_is_reached_and_walked_by_keyboard(qtbot, active, corpus_dir)
     reached = {
         w.results: [w.results.filter, w.results.pairs],  # with rows in it, Tab still leaves the table
         w.side_by_side: [w.side_by_side.a.text, w.side_by_side.b.text],
-        w.signature_view: [w.signature_view.grid.full, w.signature_view.grid.table],
+        w.signature_view: [w.signature_view.grid.full, w.signature_view.grid.wrapped],  # every slot, lines of bands
         w.scurve_view: [
             w.scurve_view.export_button,
             w.scurve_view.scheme.b_spin,

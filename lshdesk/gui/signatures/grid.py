@@ -72,7 +72,7 @@ class SignatureGrid(QWidget):
         self.figures: PairFigures | None = None
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.wrap = QCheckBox("Lines of bands")
+        self.wrap = QCheckBox("Wrap")
         self.wrap.setToolTip(
             f"Wrap the signature into lines of bands so that every slot is on screen (k up to {MAX_WRAPPED_K});"
             " off: one line per document, scrolled sideways, with the overview strip"
@@ -110,6 +110,7 @@ class SignatureGrid(QWidget):
         self.wrapped_area.setWidget(self.wrapped)
         self.wrapped_area.setWidgetResizable(True)
         self.wrapped_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.wrapped_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab reaches the signature itself
         self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
         self.panel = QTextBrowser()

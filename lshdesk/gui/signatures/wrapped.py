@@ -49,6 +49,7 @@ class WrappedSignatures(QWidget):
         self.setAccessibleName("Signature, wrapped into lines of bands")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the arrow keys scroll the area it sits in
         self.room = QSize(800, 600)  # the space the scroll area offers
         self.cell_w, self.lines = CELL_WIDTHS[0], []
         for signal in (model.modelReset, model.dataChanged, model.layoutChanged):
