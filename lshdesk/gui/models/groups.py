@@ -22,7 +22,7 @@ _TIPS = (
     "A document: its similarity to the closest other document of its group",
     "The document of the group this one is most similar to",
     "Size of the file",
-    "The day the file was last changed (read from the disk now)",
+    "The day the file was last changed, as the scan saw it",
 )
 
 
@@ -113,10 +113,13 @@ class GroupsModel(QAbstractItemModel):
         return self.rowCount(parent) > 0
 
     def _date(self, doc: int) -> str:
+        """The day the file last changed: as the scan saw it (a session from before dates asks the disk)."""
         if doc not in self._dates:
+            mtimes = self._result.docs.mtime if self._result is not None else None
             try:
-                self._dates[doc] = time.strftime("%Y-%m-%d", time.localtime(os.stat(self.paths[doc]).st_mtime))
-            except (OSError, ValueError, OverflowError):
+                seconds = int(mtimes[doc]) / 1e9 if mtimes is not None else os.stat(self.paths[doc]).st_mtime
+                self._dates[doc] = time.strftime("%Y-%m-%d", time.localtime(seconds))
+            except (OSError, ValueError, OverflowError, IndexError):
                 self._dates[doc] = ""  # the file moved or went away since the scan
         return self._dates[doc]
 
