@@ -19,6 +19,8 @@ def test_the_ring_surrounds_the_focused_widget_and_stands_out(qtbot, window, sch
     qtbot.waitExposed(window)
     window.activateWindow()
     ring = window.focus_ring
+    window.params_panel.k.setFocus()  # the window's first focus (coming to the front) draws no ring
+    qtbot.waitUntil(lambda: window.params_panel.k.hasFocus(), timeout=2000)
     for target in (window.params_panel.threshold, window.results.filter, window.params_panel.scan_button):
         target.setFocus(Qt.FocusReason.TabFocusReason)
         qtbot.waitUntil(lambda: ring.isVisible() and ring.target is target, timeout=2000)
@@ -29,6 +31,9 @@ def test_the_ring_surrounds_the_focused_widget_and_stands_out(qtbot, window, sch
         window_colour = palette.color(QPalette.ColorRole.Window)
         assert wcag_contrast(drawn, window_colour) >= MIN_CONTRAST - 0.3  # as drawn (antialiased edge)
     assert wcag_contrast(ring_colour(palette), palette.color(QPalette.ColorRole.Window)) >= MIN_CONTRAST
+    qtbot.mouseClick(window.params_panel.seed, Qt.MouseButton.LeftButton)  # a click draws no ring
+    assert window.params_panel.seed.hasFocus() and not ring.isVisible()
+    window.params_panel.scan_button.setFocus()
     window.params_panel.scan_button.hide()  # the focused widget goes away: the ring goes with the focus
     qtbot.waitUntil(lambda: ring.target is not window.params_panel.scan_button, timeout=2000)
     now = QApplication.focusWidget()

@@ -38,9 +38,12 @@ class FocusRing(QWidget):
         self._timer.timeout.connect(self.follow)
         QApplication.instance().focusChanged.connect(self._focus_changed)
 
-    def _focus_changed(self, _old, new) -> None:
+    def _focus_changed(self, old, new) -> None:
+        """Follow the keyboard: not a click (a mouse button is down) nor the window coming to the front (focus from
+        nowhere), so the ring marks where Tab, a shortcut or the arrows went."""
         inside = new is not None and new is not self.window() and new.window() is self.window()
-        self.target = new if inside else None
+        by_mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
+        self.target = new if inside and old is not None and not by_mouse else None
         self.follow()
 
     def follow(self) -> None:
