@@ -7,10 +7,11 @@ import hashlib
 import numpy as np
 import numpy.typing as npt
 
-_C0 = np.uint64(0x243F6A8885A308D3)
-_C1 = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xFF51AFD7ED558CCD)
-_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+from lshdesk.core.kernels.mixing import C0 as _C0
+from lshdesk.core.kernels.mixing import C1 as _C1
+from lshdesk.core.kernels.mixing import M1 as _M1
+from lshdesk.core.kernels.mixing import M2 as _M2
+
 _S33 = np.uint64(33)
 _S27 = np.uint64(27)
 _S37 = np.uint64(37)

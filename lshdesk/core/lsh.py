@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,10 +10,12 @@ import numpy.typing as npt
 
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import banding as banding_kernels
+from lshdesk.core.kernels.mixing import C0 as _C0
+from lshdesk.core.kernels.mixing import C1 as _C1
 from lshdesk.core.params import Banding
 
-_C0 = np.uint64(0x243F6A8885A308D3)
-_C1 = np.uint64(0x9E3779B97F4A7C15)
+PARALLEL_WORK = 2_000_000  # documents x slots banded above which the explorer's bands go over two threads
+BLOCK_BANDS = 16  # bands per block of the explorer's banding (the unit the two threads share)
 
 
 def band_keys(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
@@ -61,18 +64,43 @@ class Candidates:
         return len(self.left)
 
 
+def unique_codes(codes: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Pair codes (one per shared band) to (each code once, ascending; how many bands it was in); sorts in place."""
+    codes.sort()
+    if not len(codes):
+        return codes, np.zeros(0, dtype=np.int64)
+    edges = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1], [True])))
+    return codes[edges[:-1]], np.diff(edges).astype(np.int64)
+
+
 def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    all_codes = banding_kernels.band_pair_codes(np.ascontiguousarray(sigs), banding.bands, banding.rows)
-    all_codes.sort()
-    if len(all_codes):
-        edges = np.flatnonzero(np.concatenate(([True], all_codes[1:] != all_codes[:-1], [True])))
-        uniq, counts = all_codes[edges[:-1]], np.diff(edges)
+    codes = banding_kernels.band_buckets(np.ascontiguousarray(sigs), 0, banding.bands, banding.rows, False)[0]
+    uniq, counts = unique_codes(codes)
+    return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts)
+
+
+def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[npt.NDArray[np.int64], ...]:
+    """Pair codes ``lo * n + hi`` (once per shared band) and every bucket of 2+ as (band, size, first member): the
+    explorer's banding, the scan's loop with its bucket report; bands go in blocks, over two threads when the work
+    is large (the loop drops the GIL)."""
+    b, r = banding.bands, banding.rows
+    sigs = np.ascontiguousarray(sigs)
+    blocks = [(lo, min(b, lo + BLOCK_BANDS)) for lo in range(0, b, BLOCK_BANDS)]
+
+    def block(lohi: tuple[int, int]) -> tuple[npt.NDArray[np.int64], ...]:
+        return banding_kernels.band_buckets(sigs, lohi[0], lohi[1], r, True)
+
+    if len(blocks) > 1 and len(sigs) * b * r >= PARALLEL_WORK:
+        with ThreadPoolExecutor(2) as pool:
+            parts = list(pool.map(block, blocks))
     else:
-        uniq, counts = all_codes, np.zeros(0, dtype=np.int64)
-    return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts.astype(np.int64))
+        parts = [block(lohi) for lohi in blocks]
+    if not parts:
+        return tuple(np.zeros(0, np.int64) for _ in range(4))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
 
 
 def bucket_sizes(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.int64]:

@@ -22,9 +22,11 @@ import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.errors import check_cancel
-from lshdesk.core.kernels import explore as ek
+from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.lsh import band_codes
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scurve import threshold
 from lshdesk.core.shingling import ShingleBatch
 
 FINE_BINS = 1000  # histogram of all pairs' exact Jaccard: bins [a, a + 0.001), 1.0 in the last
@@ -142,7 +144,7 @@ def all_pairs(
     for lo, hi in zip(edges[:-1], edges[1:]):
         check_cancel(cancel)
         if hi > lo:
-            part = ek.all_pairs_rows(
+            part = pair_kernels.all_pairs_rows(
                 shingle_of,
                 posting,
                 post_offsets,
@@ -188,9 +190,6 @@ def pool_candidates(
     sigs: npt.NDArray, schemes: Sequence[Banding], max_pool: int = MAX_POOL
 ) -> tuple[Banding | None, np.ndarray]:
     """Candidate codes of the loosest scheme (lowest curve threshold) that brings at most ``max_pool`` pairs."""
-    from lshdesk.core.explore.figures import band_codes
-    from lshdesk.core.scurve import threshold
-
     for s in sorted(set(schemes), key=lambda s: threshold(s.bands, s.rows)):
         codes, _, sizes, _ = band_codes(sigs, s)
         if int((sizes * (sizes - 1) // 2).sum()) <= max_pool:

@@ -10,7 +10,6 @@ rate per similarity bin with a Wilson interval. Recall needs to know every pair 
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,14 +20,12 @@ from lshdesk.core.compare import wilson_bounds as wilson
 from lshdesk.core.errors import ParamError
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference, _fine_bin, eligible_pairs
 from lshdesk.core.kernels import explore as ek
-from lshdesk.core.lsh import band_keys
+from lshdesk.core.lsh import band_codes, unique_codes
 from lshdesk.core.params import Banding
 from lshdesk.core.shingling import ShingleBatch
 
 RATE_BINS = 20  # the measured candidate rate is shown per similarity bin of width 0.05
 TOP_BUCKETS = 10
-PARALLEL_WORK = 2_000_000  # documents x slots banded above which two threads share the bands
-BLOCK_BANDS = 16  # bands keyed at a time: (n_docs x 16) keys in memory, not (n_docs x b)
 EPS = 1e-12  # "J >= t" as the scan's verification reads it (``clustering.verify``)
 
 
@@ -90,38 +87,17 @@ class Figures:
         return 1.0 - self.n_candidates / self.n_pairs if self.n_pairs else 0.0
 
 
-def _block(sigs: npt.NDArray, r: int, lo: int, hi: int) -> tuple[np.ndarray, ...]:
-    """Bands lo .. hi-1: their keys by the core (``lsh.band_keys``), then grouped by the compiled loop."""
-    keys = band_keys(sigs[:, lo * r : hi * r], Banding(hi - lo, r))
-    return ek.band_groups(np.ascontiguousarray(keys.T), lo, len(sigs))
-
-
-def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[np.ndarray, ...]:
-    """Pair codes (repeated once per shared band) and buckets (band, size, first member) of a scheme; bands go
-    in blocks (keys of a block only in memory), over two threads when the work is large (the loops drop the GIL)."""
-    b, r = banding.bands, banding.rows
-    blocks = [(lo, min(b, lo + BLOCK_BANDS)) for lo in range(0, b, BLOCK_BANDS)]
-    if len(blocks) > 1 and len(sigs) * b * r >= PARALLEL_WORK:
-        with ThreadPoolExecutor(2) as pool:
-            parts = list(pool.map(lambda lohi: _block(sigs, r, *lohi), blocks))
-    else:
-        parts = [_block(sigs, r, lo, hi) for lo, hi in blocks]
-    if not parts:
-        return tuple(np.zeros(0, np.int64) for _ in range(4))
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
-
-
 def band_candidates(sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray[np.bool_] | None = None):
     """(candidate codes ascending, bands each collided in, (band, size, first member) of every bucket of 2+):
     the candidates of ``lsh.candidate_pairs``, without reference-folder pairs when ``is_ref`` is given."""
     banding.check(sigs.shape[1])
     n = len(sigs)
     codes, b_band, b_size, b_first = band_codes(sigs, banding)
-    uniq, counts = np.unique(codes, return_counts=True)
+    uniq, counts = unique_codes(codes)
     if is_ref is not None and len(uniq):
         keep = is_ref[uniq // n] != is_ref[uniq % n]
         uniq, counts = uniq[keep], counts[keep]
-    return uniq, counts.astype(np.int64), (b_band, b_size, b_first)
+    return uniq, counts, (b_band, b_size, b_first)
 
 
 def bucket_members(sigs: npt.NDArray, banding: Banding, band: int, first: int) -> npt.NDArray[np.int64]:

@@ -1,26 +1,17 @@
-"""Compiled banding (numba, ``nogil``): band keys (each band's r slots absorbed into one 64-bit hash) and the pairs sharing a bucket."""
+"""Compiled banding (numba, ``nogil``): band keys (a band's r slots absorbed into one 64-bit hash) and buckets.
+
+One bucketing loop serves the scan (``lsh.candidate_pairs``: the pairs) and the S-curve explorer (``lsh.band_codes``:
+the pairs and a report of every bucket). Arrays grow outside the inner loops (a reassigned array inside a numba
+loop costs a reference count each time: it made the banding three times slower).
+"""
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-_K0 = np.uint64(0x243F6A8885A308D3)
-_K1 = np.uint64(0x9E3779B97F4A7C15)
-_F1 = np.uint64(0xFF51AFD7ED558CCD)
-_F2 = np.uint64(0xC4CEB9FE1A85EC53)
-_R31 = np.uint64(31)
-_R33 = np.uint64(33)
-
-
-@nb.njit(inline="always")
-def _mix(h):  # pragma: no cover - compiled
-    h ^= h >> _R33
-    h *= _F1
-    h ^= h >> _R33
-    h *= _F2
-    h ^= h >> _R33
-    return h
+from lshdesk.core.kernels.buffers import grow
+from lshdesk.core.kernels.mixing import C0, absorb_slot
 
 
 @nb.njit(cache=True, nogil=True)
@@ -28,99 +19,119 @@ def band_keys(sigs, bands, rows):  # pragma: no cover - compiled
     """``(bands, n)`` bucket keys: band i of document d absorbs its r slot values in order into one 64-bit hash.
 
     The bands of a document are hashed side by side (row by row), so the loop over bands vectorises; one band's
-    keys are contiguous, as ``band_pair_codes`` reads them.
+    keys are contiguous.
     """
     n = sigs.shape[0]
     out = np.empty((bands, n), dtype=np.uint64)
     h = np.empty(bands, dtype=np.uint64)
     for d in range(n):
-        h[:] = _K0
+        h[:] = C0
         for j in range(rows):
             for i in range(bands):
-                x = ((h[i] << _R31) | (h[i] >> _R33)) ^ np.uint64(sigs[d, i * rows + j])
-                h[i] = _mix(x * _K1)
+                h[i] = absorb_slot(h[i], sigs[d, i * rows + j])
         out[:, d] = h
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def band_pair_codes(sigs, bands, rows):  # pragma: no cover - compiled
-    """Pairs of documents with equal keys in a band, coded ``lo * n + hi``, every band in turn (a pair once per
-    band it shares). One band's keys at a time (as ``band_keys``), so no ``(bands, n)`` array is held.
+def band_buckets(sigs, band_lo, band_hi, rows, report):  # pragma: no cover - compiled
+    """Bands ``band_lo .. band_hi-1`` of the signatures, one at a time (its keys as ``band_keys``, so no
+    ``(bands, n)`` array is held): pair codes ``i * n + j`` (i < j, once per shared bucket, so repeated across
+    bands), and with ``report`` every bucket of two or more documents as (band, size, first member), else empty.
 
-    Most keys of a band are unique: two bitmaps of the keys' top bits (seen once, seen again), small enough for
-    the cache, pick the few documents whose key may repeat; only those enter an open-addressing hash table.
+    Per band, two bitmaps of the keys' top bits (seen once, seen again), small enough for the cache, pick the few
+    documents whose key may repeat; only those go into a hash table sized for them.
     """
     n = sigs.shape[0]
-    n_docs = n
-    kb = np.empty(n, dtype=np.uint64)
-    bits = 10
-    while (1 << bits) < 8 * n:
+    k = np.empty(n, dtype=np.uint64)
+    bits = 12
+    while (1 << bits) < 8 * n:  # ~8 bits per document: few false alarms, and both bitmaps fit the L2 cache
         bits += 1
     shift = np.uint64(64 - bits)
-    seen = np.zeros((1 << bits) // 8, dtype=np.uint8)
-    again = np.zeros((1 << bits) // 8, dtype=np.uint8)
-    size = 1
-    while size < 2 * n:
-        size *= 2
-    mask = np.uint64(size - 1)
-    slot_key = np.empty(size, dtype=np.uint64)
-    head = np.full(size, -1, dtype=np.int64)
-    count = np.zeros(size, dtype=np.int64)
+    seen = np.zeros(1 << (bits - 6), dtype=np.uint64)
+    again = np.zeros(1 << (bits - 6), dtype=np.uint64)
+    maybe = np.empty(n, dtype=np.int64)
+    size_max = 16
+    while size_max < 2 * n:
+        size_max *= 2
+    head = np.full(size_max, -1, dtype=np.int64)
+    tail = np.empty(size_max, dtype=np.int64)
+    count = np.empty(size_max, dtype=np.int64)
     used = np.empty(n, dtype=np.int64)
     nxt = np.empty(n, dtype=np.int64)
-    out = np.empty(max(16, n), dtype=np.int64)
-    o = 0
-    for band in range(bands):
+    codes = np.empty(max(16, n), dtype=np.int64)
+    n_codes = 0
+    b_band = np.empty(64 if report else 0, dtype=np.int64)
+    b_size = np.empty(b_band.size, dtype=np.int64)
+    b_first = np.empty(b_band.size, dtype=np.int64)
+    n_buckets = 0
+    for band in range(band_lo, band_hi):
         for d in range(n):
-            h = _K0
+            h = C0
             for j in range(band * rows, (band + 1) * rows):
-                h = ((h << _R31) | (h >> _R33)) ^ np.uint64(sigs[d, j])
-                h = _mix(h * _K1)
-            kb[d] = h
+                h = absorb_slot(h, sigs[d, j])
+            k[d] = h
         seen[:] = 0
         again[:] = 0
         for d in range(n):
-            t = kb[d] >> shift
-            byte, bit = t >> np.uint64(3), np.uint8(1) << np.uint8(t & np.uint64(7))
-            if seen[byte] & bit:
-                again[byte] |= bit
-            seen[byte] |= bit
-        n_used = 0
+            i = k[d] >> shift
+            w, bit = i >> np.uint64(6), np.uint64(1) << (i & np.uint64(63))
+            if seen[w] & bit:
+                again[w] |= bit
+            seen[w] |= bit
+        m = 0
         for d in range(n):
-            key = kb[d]
-            t = key >> shift
-            if not again[t >> np.uint64(3)] & (np.uint8(1) << np.uint8(t & np.uint64(7))):
-                continue  # this key's top bits occur once in the band: the key is unique
-            s = key & mask
-            while head[s] != -1 and slot_key[s] != key:
-                s = (s + np.uint64(1)) & mask
-            if head[s] == -1:
-                slot_key[s] = key
+            i = k[d] >> shift
+            if again[i >> np.uint64(6)] & (np.uint64(1) << (i & np.uint64(63))):
+                maybe[m] = d
+                m += 1
+        size = 16
+        while size < 2 * m:
+            size *= 2
+        mask = np.uint64(size - 1)
+        n_used = 0
+        for x in range(m):  # chains keep documents ascending
+            d = maybe[x]
+            h = k[d]
+            s = np.int64(h & mask)
+            while head[s] >= 0 and k[head[s]] != h:
+                s = (s + 1) & (size - 1)
+            if head[s] < 0:
+                head[s] = d
+                count[s] = 0
                 used[n_used] = s
                 n_used += 1
-            nxt[d] = head[s]  # documents are pushed in order: each chain runs from the highest index down
-            head[s] = d
+            else:
+                nxt[tail[s]] = d
+            nxt[d] = -1
+            tail[s] = d
             count[s] += 1
-        need = o
+        need, more = n_codes, n_buckets
         for u in range(n_used):
             c = count[used[u]]
-            need += c * (c - 1) // 2
-        if need > out.size:
-            grown = np.empty(max(need, 2 * out.size), dtype=np.int64)
-            grown[:o] = out[:o]
-            out = grown
+            if c >= 2:
+                need += c * (c - 1) // 2
+                more += 1
+        if need > codes.size:  # grow once per band, not inside the loops
+            codes = grow(codes, need)
+        if report and more > b_band.size:
+            b_band, b_size, b_first = grow(b_band, more), grow(b_size, more), grow(b_first, more)
         for u in range(n_used):
             s = used[u]
-            if count[s] > 1:
-                hi = head[s]
-                while hi != -1:
-                    lo = nxt[hi]
-                    while lo != -1:
-                        out[o] = lo * n_docs + hi
-                        o += 1
-                        lo = nxt[lo]
-                    hi = nxt[hi]
+            c = count[s]
+            if c >= 2:
+                if report:
+                    b_band[n_buckets] = band
+                    b_size[n_buckets] = c
+                    b_first[n_buckets] = head[s]
+                    n_buckets += 1
+                lo = head[s]
+                while lo >= 0:
+                    hi = nxt[lo]
+                    while hi >= 0:
+                        codes[n_codes] = lo * n + hi
+                        n_codes += 1
+                        hi = nxt[hi]
+                    lo = nxt[lo]
             head[s] = -1
-            count[s] = 0
-    return out[:o]
+    return codes[:n_codes], b_band[:n_buckets], b_size[:n_buckets], b_first[:n_buckets]

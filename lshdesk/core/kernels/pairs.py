@@ -1,9 +1,11 @@
-"""Compiled pair loops (numba, ``nogil``): shingle-set intersections, connected components, a group's lowest similarity."""
+"""Compiled pair loops (numba, ``nogil``): shingle-set intersections, all pairs, components, a group's lowest J."""
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
+
+from lshdesk.core.kernels.buffers import grow
 
 
 @nb.njit(inline="always")
@@ -72,3 +74,52 @@ def group_min_jaccard(ids, offsets, members, starts):  # pragma: no cover - comp
                     best = j
         out[g] = best
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def all_pairs_rows(
+    doc_of, posting, post_offsets, pos_in_post, offsets, counts, is_ref, use_ref, row_lo, row_hi, floor, n_bins, hist
+):  # pragma: no cover - compiled
+    """Rows ``row_lo..row_hi-1`` of the all-pairs intersection: for each document i, every j > i sharing a shingle.
+
+    ``posting[post_offsets[s]:post_offsets[s+1]]`` are the documents having shingle s (ascending), and
+    ``pos_in_post[e]`` is where the e-th (document, shingle) entry sits in it. Adds every pair with J > 0 to
+    ``hist`` (``n_bins`` equal bins ``[a, b)`` over [0, 1], 1 in the last) and returns (left, right, J) of those
+    with J >= floor.
+    """
+    n = offsets.size - 1
+    acc = np.zeros(n, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    cap = 1024
+    out_l = np.empty(cap, dtype=np.int64)
+    out_r = np.empty(cap, dtype=np.int64)
+    out_j = np.empty(cap, dtype=np.float64)
+    m = 0
+    for i in range(row_lo, row_hi):
+        nt = 0
+        for e in range(offsets[i], offsets[i + 1]):
+            s = doc_of[e]
+            for p in range(pos_in_post[e] + 1, post_offsets[s + 1]):
+                j = posting[p]
+                if use_ref and is_ref[i] == is_ref[j]:
+                    continue
+                if acc[j] == 0:
+                    touched[nt] = j
+                    nt += 1
+                acc[j] += 1
+        for t in range(nt):
+            j = touched[t]
+            inter = acc[j]
+            acc[j] = 0
+            jac = inter / (counts[i] + counts[j] - inter)
+            hist[min(n_bins - 1, int(np.floor(jac * n_bins + 1e-9)))] += 1
+            if jac >= floor:
+                if m == out_l.size:
+                    out_l = grow(out_l, m + 1)
+                    out_r = grow(out_r, m + 1)
+                    out_j = grow(out_j, m + 1)
+                out_l[m] = i
+                out_r[m] = j
+                out_j[m] = jac
+                m += 1
+    return out_l[:m], out_r[:m], out_j[:m]

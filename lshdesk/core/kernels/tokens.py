@@ -11,15 +11,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-_C0 = np.uint64(0x243F6A8885A308D3)
-_C1 = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xFF51AFD7ED558CCD)
-_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+from lshdesk.core.kernels.mixing import C0, absorb_word, fmix64
+
 _S8 = np.uint64(8)
-_S27 = np.uint64(27)
 _S32 = np.uint64(32)
-_S33 = np.uint64(33)
-_S37 = np.uint64(37)
 _LO32 = np.uint64(0xFFFFFFFF)
 
 # byte -> 0 if it separates tokens, else the byte as it enters the token (ASCII letters lowered)
@@ -31,25 +26,10 @@ for _c in range(256):
         TOKEN_BYTES[_c] = _c + 32
 
 
-@nb.njit(inline="always")
-def _fmix64(h):  # pragma: no cover - compiled
-    h ^= h >> _S33
-    h *= _M1
-    h ^= h >> _S33
-    h *= _M2
-    h ^= h >> _S33
-    return h
-
-
-@nb.njit(inline="always")
-def _absorb(h, w):  # pragma: no cover - compiled
-    return (((h << _S27) | (h >> _S37)) ^ w) * _C1
-
-
 @nb.njit(nogil=True)
 def _tokenize_doc(buf, start, end, table, toks, t):  # pragma: no cover - compiled
     """Write the token ids of ``buf[start:end]`` to ``toks[t:]``; return the new end of ``toks``."""
-    h = _C0
+    h = C0
     w = np.uint64(0)
     length = 0
     for i in range(start, end):
@@ -58,20 +38,20 @@ def _tokenize_doc(buf, start, end, table, toks, t):  # pragma: no cover - compil
             w |= np.uint64(c) << (_S8 * np.uint64(length & 7))
             length += 1
             if length & 7 == 0:
-                h = _absorb(h, w)
+                h = absorb_word(h, w)
                 w = np.uint64(0)
         elif length:
             if length & 7:
-                h = _absorb(h, w)
-            toks[t] = _fmix64(h ^ np.uint64(length))
+                h = absorb_word(h, w)
+            toks[t] = fmix64(h ^ np.uint64(length))
             t += 1
-            h = _C0
+            h = C0
             w = np.uint64(0)
             length = 0
     if length:
         if length & 7:
-            h = _absorb(h, w)
-        toks[t] = _fmix64(h ^ np.uint64(length))
+            h = absorb_word(h, w)
+        toks[t] = fmix64(h ^ np.uint64(length))
         t += 1
     return t
 
@@ -105,10 +85,10 @@ def _doc_windows(units, s, m, n, tmp, counts, out, o):  # pragma: no cover - com
     w = n if m >= n else m
     cnt = m - w + 1
     for i in range(cnt):
-        h = _C0
+        h = C0
         for j in range(w):
-            h = _absorb(h, units[s + i + j])
-        h = _fmix64(h ^ np.uint64(w))
+            h = absorb_word(h, units[s + i + j])
+        h = fmix64(h ^ np.uint64(w))
         tmp[i] = np.uint32((h ^ (h >> _S32)) & _LO32)
     seg = out[o : o + cnt]
     _sort_hashed(tmp[:cnt], seg, counts)

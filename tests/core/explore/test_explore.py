@@ -346,10 +346,10 @@ def test_core_explorer_imports_no_qt():
 
 
 def test_two_thread_banding_gives_the_same_candidates(corpus, monkeypatch):
-    from lshdesk.core.explore import figures as explore
+    from lshdesk.core import lsh
 
     sets, batch, sigs = corpus
-    monkeypatch.setattr(explore, "PARALLEL_WORK", 0)
+    monkeypatch.setattr(lsh, "PARALLEL_WORK", 0)
     for b, r in ((8, 4), (32, 1), (3, 5)):
         f = reband(sigs, batch, Banding(b, r), 0.5)
         assert dict(zip(zip(f.left.tolist(), f.right.tolist()), f.bands.tolist())) == dict(brute_candidates(sigs, b, r))
