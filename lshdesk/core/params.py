@@ -135,5 +135,10 @@ class ScanParams:
             raise ParamError(f"threshold must be in (0, 1], not {self.threshold}")
         if self.banding is not None:
             self.banding.check(self.signature.k)
-        if self.fp_weight < 0 or self.fn_weight < 0 or self.fp_weight + self.fn_weight <= 0:
-            raise ParamError("false-positive and false-negative weights must be >= 0 and not both 0")
+        check_weights(self.fp_weight, self.fn_weight)
+
+
+def check_weights(fp_weight: float, fn_weight: float) -> None:
+    """Raise ``ParamError`` unless the false-positive and false-negative weights are >= 0 and not both 0."""
+    if fp_weight < 0 or fn_weight < 0 or fp_weight + fn_weight <= 0:
+        raise ParamError("false-positive and false-negative weights must be >= 0 and not both 0")

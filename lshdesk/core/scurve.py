@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.errors import ParamError
-from lshdesk.core.params import Banding
+from lshdesk.core.params import Banding, ScanParams
 
 
 def probability(j: npt.ArrayLike, bands: int, rows: int) -> npt.NDArray[np.float64]:
@@ -51,6 +51,12 @@ def false_negative_area(t: float, bands: int | np.ndarray, rows: int | np.ndarra
     return _integral(lambda s: (1.0 - s[None, :] ** r) ** b, t, 1.0, degree).reshape(np.shape(bands))
 
 
+def all_schemes(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every (b, r) with b * r <= k as two arrays, b ascending then r ascending (datasketch's order)."""
+    pairs = [(b, r) for b in range(1, k + 1) for r in range(1, k // b + 1)]
+    return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+
+
 def optimal_banding(t: float, k: int, fp_weight: float = 0.5, fn_weight: float = 0.5) -> Banding:
     """The (b, r) with b*r <= k minimising ``fp_weight * FP area + fn_weight * FN area`` (datasketch's criterion).
 
@@ -59,12 +65,17 @@ def optimal_banding(t: float, k: int, fp_weight: float = 0.5, fn_weight: float =
     """
     if not 0.0 < t <= 1.0:
         raise ParamError(f"threshold must be in (0, 1], not {t}")
-    schemes = [(b, r) for b in range(1, k + 1) for r in range(1, k // b + 1)]
-    b = np.array([s[0] for s in schemes])
-    r = np.array([s[1] for s in schemes])
+    b, r = all_schemes(k)
     error = fp_weight * false_positive_area(t, b, r) + fn_weight * false_negative_area(t, b, r)
     best = int(np.argmin(error))
     return Banding(int(b[best]), int(r[best]))
+
+
+def scan_banding(params: ScanParams) -> Banding:
+    """The scheme a scan uses: the manual one if set, else the optimal one for its threshold, k and weights."""
+    if params.banding is not None:
+        return params.banding
+    return optimal_banding(params.threshold, params.signature.k, params.fp_weight, params.fn_weight)
 
 
 def presets(k: int) -> dict[str, Banding]:

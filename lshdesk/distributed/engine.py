@@ -26,7 +26,7 @@ from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan import frontend, pipeline
 from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult
-from lshdesk.core.scurve import optimal_banding
+from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
 from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
@@ -74,7 +74,7 @@ def _scan(
 ) -> Generator[Progress, None, ScanResult]:
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
     sp = params.signature
-    banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
+    banding = scan_banding(params)
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus):  # on the client: names and sizes only

@@ -10,13 +10,15 @@ import pytest
 from datasketch.lsh import _false_negative_probability, _false_positive_probability, _optimal_param
 
 from lshdesk.core.errors import ParamError
-from lshdesk.core.params import Banding
+from lshdesk.core.params import Banding, ScanParams, SignatureParams
 from lshdesk.core.scurve import (
+    all_schemes,
     false_negative_area,
     false_positive_area,
     optimal_banding,
     presets,
     probability,
+    scan_banding,
     threshold,
 )
 
@@ -104,6 +106,23 @@ def test_optimal_banding_weights_move_the_choice():
     lenient = optimal_banding(t, 128, 0.1, 0.9)
     strict = optimal_banding(t, 128, 0.9, 0.1)
     assert threshold(lenient.bands, lenient.rows) < threshold(strict.bands, strict.rows)
+
+
+@pytest.mark.parametrize("k", [1, 7, 16, 128])
+def test_all_schemes_lists_every_fitting_scheme_once_in_datasketch_order(k):
+    bands, rows = all_schemes(k)
+    got = list(zip(bands.tolist(), rows.tolist()))
+    assert got == sorted(got)
+    assert set(got) == {(b, r) for b in range(1, k + 1) for r in range(1, k + 1) if b * r <= k}
+    assert len(got) == len(set(got))
+
+
+def test_scan_banding_is_the_manual_scheme_else_the_weighted_optimum():
+    sig = SignatureParams(k=64)
+    assert scan_banding(ScanParams(sig, 0.7, Banding(4, 3))) == Banding(4, 3)
+    for fp_w, fn_w in [(0.05, 0.95), (0.9, 0.1)]:
+        auto = scan_banding(ScanParams(sig, 0.7, None, fp_weight=fp_w, fn_weight=fn_w))
+        assert (auto.bands, auto.rows) == _optimal_param(0.7, 64, fp_w, fn_w)
 
 
 @pytest.mark.parametrize("t", [0.0, -0.1, 1.01])

@@ -18,9 +18,16 @@ import numpy.typing as npt
 from lshdesk.core.errors import ParamError, ScanCancelled
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference
 from lshdesk.core.explore.figures import EPS, Figures, band_candidates, reband
-from lshdesk.core.params import Banding
+from lshdesk.core.params import Banding, check_weights
 from lshdesk.core.scan.pipeline import Progress
-from lshdesk.core.scurve import false_negative_area, false_positive_area, optimal_banding, probability, threshold
+from lshdesk.core.scurve import (
+    all_schemes,
+    false_negative_area,
+    false_positive_area,
+    optimal_banding,
+    probability,
+    threshold,
+)
 from lshdesk.core.shingling import ShingleBatch
 
 GOALS = ("weights", "recall", "candidates")
@@ -41,8 +48,7 @@ class Goal:
     def __post_init__(self) -> None:
         if self.kind not in GOALS:
             raise ParamError(f"auto-tune goal must be one of {', '.join(GOALS)}, not {self.kind!r}")
-        if self.fp_weight < 0 or self.fn_weight < 0 or self.fp_weight + self.fn_weight <= 0:
-            raise ParamError("false-positive and false-negative weights must be >= 0 and not both 0")
+        check_weights(self.fp_weight, self.fn_weight)
         if not 0.0 < self.recall <= 1.0:
             raise ParamError(f"target recall must be in (0, 1], not {self.recall}")
         if self.max_candidates < 0:
@@ -64,12 +70,6 @@ class Tuning:
     met: bool
     candidates: int | None = None  # counted by banding (candidate-cap goal)
     reasons: tuple[str, ...] = field(default=())
-
-
-def all_schemes(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every (b, r) with b * r <= k, b ascending then r ascending (datasketch's order)."""
-    pairs = [(b, r) for b in range(1, k + 1) for r in range(1, k // b + 1)]
-    return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
 
 
 def measured_recall(

@@ -5,7 +5,7 @@ and raises ``ScanCancelled`` when it is set, so a cancelled scan leaves nothing 
 
 Two helper threads each read a batch and shingle and sign it in compiled, GIL-free code (``frontend``), so both
 cores work; results are taken in scan order, so the output does not depend on timing. Batches are bounded in
-files and bytes (``BATCH_FILES``, ``frontend.BATCH_BYTES``), so progress flows and cancel answers within a batch.
+files and bytes (``frontend.BATCH_FILES``, ``frontend.BATCH_BYTES``), so progress flows and cancel answers within a batch.
 """
 
 from __future__ import annotations
@@ -28,13 +28,18 @@ from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import Listing, index_batches, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.frontend import (
+    BATCH_FILES,
+    Listing,
+    index_batches,
+    read_and_sign_cached,
+    read_and_sign_listed,
+)
 from lshdesk.core.scan.store import ScanStore as _Store
-from lshdesk.core.scurve import optimal_banding
+from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
 
-BATCH_FILES = 512  # files per batch at most (and at most frontend.BATCH_BYTES of them, unless one file is larger)
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
 
 
@@ -157,7 +162,7 @@ def scan(
     t0 = time.perf_counter()
     stage_t: dict[str, float] = {}
     sp = params.signature
-    banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
+    banding = scan_banding(params)
     family = make_family(sp)
 
     files = Listing()  # flat lists, not one object per file (see Listing)

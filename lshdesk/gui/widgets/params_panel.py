@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
-from lshdesk.core.scurve import optimal_banding
+from lshdesk.core.scurve import scan_banding
 from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.theme import ERROR, keep_color
 from lshdesk.gui.widgets.file_options import FileOptions
@@ -125,7 +125,7 @@ class ParamsPanel(QWidget):
         self.family.setCurrentText(p.signature.family)
         self.threshold.setValue(p.threshold)
         self.auto.setChecked(p.banding is None)
-        b = p.banding or optimal_banding(p.threshold, p.signature.k, p.fp_weight, p.fn_weight)
+        b = scan_banding(p)
         self.bands.setValue(b.bands)
         self.rows.setValue(b.rows)
         for w in widgets:
@@ -165,7 +165,7 @@ class ParamsPanel(QWidget):
         self.error.clear()
         self.scan_button.setEnabled(True)
         if p.banding is None:
-            b = optimal_banding(p.threshold, p.signature.k, p.fp_weight, p.fn_weight)
+            b = scan_banding(p)
             for w, v in ((self.bands, b.bands), (self.rows, b.rows)):
                 w.blockSignals(True)
                 w.setValue(v)
