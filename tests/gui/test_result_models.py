@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 from gui_helpers import SKIPPED, table
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 
+from lshdesk.core.humanize import human_size
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
@@ -46,6 +50,17 @@ def test_documents_model_passes_the_model_tester(qtmodeltester, result, names):
     model.set_filter("skipped")
     assert model.rowCount() == len(SKIPPED)
     assert all(model.doc_at(r) is None for r in range(model.rowCount()))
+
+
+def test_documents_show_sizes_as_the_rest_of_the_app_does(result, names):
+    # sizes on both sides of each unit step, so a table with its own formatting would differ somewhere
+    sizes = np.resize(np.array([0, 812, 1023, 1024, 4300, 1_363_149, 3 << 30], dtype=np.int64), len(result.docs))
+    model = DocumentsModel()
+    model.set_result(replace(result, docs=replace(result.docs, size=sizes)), names)
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    shown = [model.data(model.index(r, headers.index("Size"))) for r in range(model.rowCount())]
+    assert shown[: len(sizes)] == [human_size(int(n)) for n in sizes]
+    assert shown[len(sizes) :] == [""] * len(SKIPPED)  # a skipped file has no size
 
 
 def test_groups_model_passes_the_model_tester(qtmodeltester, result, names):

@@ -21,7 +21,7 @@ from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.shingling import ShingleBatch, char_batch, pack, shingle_strings, token_bytes, word_batch
 
-BATCH_FILES = 512
+BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
 
 

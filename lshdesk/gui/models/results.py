@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.humanize import human_size
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
@@ -13,11 +14,6 @@ from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 def _sim(v: object) -> str:
     return f"{float(v):.3f}"
-
-
-def _size(v: object) -> str:
-    n = int(v)
-    return f"{n / 1024:.1f} KB" if n >= 1024 else f"{n} B"
 
 
 def _dash(fmt):
@@ -68,7 +64,13 @@ class DocumentsModel(ArrayTableModel):
             [
                 Column("File", path),
                 Column("Status", status, tip="document: read and compared; skipped: not used (see the reason)"),
-                Column("Size", np.concatenate([result.docs.size, minus]), _dash(_size), "Size of the file", True),
+                Column(
+                    "Size",
+                    np.concatenate([result.docs.size, minus]),
+                    _dash(lambda v: human_size(int(v))),
+                    "Size of the file",
+                    True,
+                ),
                 Column(
                     "Tokens", np.concatenate([result.docs.n_tokens, minus]), _dash(str), "Words found in the text", True
                 ),
