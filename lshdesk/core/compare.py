@@ -95,7 +95,7 @@ def band_collisions(agree: npt.NDArray[np.bool_], banding: Banding) -> npt.NDArr
     k = agree.shape[-1]
     banding.check(k)
     b, r = banding.bands, banding.rows
-    return agree[..., : b * r].reshape(*agree.shape[:-1], b, r).all(axis=-1)
+    return agree[..., : b * r].reshape(*agree.shape[:-1], b, r).all(axis=-1)  # type: ignore[return-value]  # numpy's stub: all() may be a scalar
 
 
 def bucket_members(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.bool_]:

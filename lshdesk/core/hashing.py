@@ -55,8 +55,8 @@ def combine_windows(units: npt.NDArray[np.uint64], n: int) -> npt.NDArray[np.uin
     return fmix64(h ^ np.uint64(n))
 
 
-def fold32(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint32]:
-    """Fold 64-bit ids to 32 bits (xor of the halves)."""
+def fold32(h: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.uint32]:
+    """Fold 64-bit ids to 32 bits (xor of the halves); 32-bit ids stay as they are."""
     return ((h ^ (h >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
 
 

@@ -15,7 +15,7 @@ from lshdesk.core.errors import ParamError
 from lshdesk.core.params import Banding, ScanParams
 
 
-def probability(j: npt.ArrayLike, bands: int, rows: int) -> npt.NDArray[np.float64]:
+def probability(j: npt.ArrayLike, bands: int | np.ndarray, rows: int | np.ndarray) -> npt.NDArray[np.float64]:
     """Probability that a pair of Jaccard similarity j becomes a candidate: ``1 - (1 - j**r)**b``."""
     j = np.asarray(j, dtype=np.float64)
     return 1.0 - (1.0 - j**rows) ** bands

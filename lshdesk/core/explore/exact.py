@@ -204,15 +204,15 @@ def sample_pairs(
     total = eligible_pairs(n, is_ref) - len(exclude)
     size = min(size, max(total, 0))
     got = np.zeros(0, dtype=np.int64)
-    refs = np.flatnonzero(is_ref) if is_ref is not None else None
-    others = np.flatnonzero(~is_ref) if is_ref is not None else None
+    sides = (np.flatnonzero(is_ref), np.flatnonzero(~is_ref)) if is_ref is not None else None
     while len(got) < size:
         m = 2 * (size - len(got)) + 64
-        if refs is None:
+        if sides is None:
             i = rng.integers(0, n, m)
             j = rng.integers(0, n - 1, m)
             j = j + (j >= i)
         else:
+            refs, others = sides
             i, j = refs[rng.integers(0, len(refs), m)], others[rng.integers(0, len(others), m)]
         codes = np.minimum(i, j) * n + np.maximum(i, j)
         codes = codes[~np.isin(codes, exclude) & ~np.isin(codes, got)]

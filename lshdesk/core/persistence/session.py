@@ -112,7 +112,7 @@ def save_session(
         **_pairs_arrays("pairs", result.pairs),
     }
     buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
+    np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]  # numpy's stub reads **arrays as allow_pickle
     text = json.dumps(header, ensure_ascii=False).encode("utf-8")
 
     def fill(f) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from lshdesk.core.params import SignatureParams
 
@@ -78,7 +79,7 @@ def _entry(n_tokens, sig, ids, ids_dtype: np.dtype, sig_dtype: np.dtype, k: int 
     return Entry(ids_arr, sig_arr, n_tokens)
 
 
-def params_key(sp: SignatureParams, ids_dtype: np.dtype, sig_dtype: np.dtype, extra: str = "") -> str:
+def params_key(sp: SignatureParams, ids_dtype: npt.DTypeLike, sig_dtype: npt.DTypeLike, extra: str = "") -> str:
     """Everything that changes a cached row, as one string."""
     return f"v{FORMAT_VERSION}|{sp.shingle}|{sp.family}|k{sp.k}|s{sp.seed}|{np.dtype(ids_dtype).str}|{np.dtype(sig_dtype).str}|{extra}"
 

@@ -88,6 +88,15 @@ def test_foreign_zip_and_missing_arrays(result, tmp_path):
         load_session(path)
 
 
+@pytest.mark.parametrize("change", [{"folders": None}, {"selection": 5}, {"selection": ["x"]}])
+def test_a_damaged_selection_or_folder_list_is_refused(result, tmp_path, change):
+    path = tmp_path / "odd.lshdesk"
+    save_session(path, result)
+    _rewrite_header(path, lambda h: h.update(change))
+    with pytest.raises(SessionError, match="damaged"):
+        load_session(path)
+
+
 def test_pickled_arrays_are_never_loaded(result, tmp_path):
     path = tmp_path / "pickle.lshdesk"
     save_session(path, result)

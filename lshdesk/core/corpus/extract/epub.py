@@ -17,8 +17,9 @@ _CHAPTER_TYPES = {"application/xhtml+xml", "text/html", "application/x-dtbook+xm
 def _package_path(zf) -> str:
     root = parse_xml(read_member(zf, "META-INF/container.xml", "EPUB"), "META-INF/container.xml", "EPUB")
     for rf in root.iter(_CONTAINER + "rootfile"):
-        if rf.get("media-type", _PACKAGE_TYPE) == _PACKAGE_TYPE and rf.get("full-path"):
-            return rf.get("full-path")
+        full_path = rf.get("full-path")
+        if rf.get("media-type", _PACKAGE_TYPE) == _PACKAGE_TYPE and full_path:
+            return full_path
     raise not_text("corrupt EPUB: META-INF/container.xml names no package document")
 
 
@@ -38,9 +39,10 @@ def spine(zf) -> list[str]:
         raise not_text(f"corrupt EPUB: {opf_path} has no spine (reading order)")
     order = []
     for ref in spine_el.iter(_OPF + "itemref"):
-        path, media = manifest.get(ref.get("idref", ""), (None, ""))
-        if path is None:
+        entry = manifest.get(ref.get("idref", ""))
+        if entry is None:
             raise not_text(f"corrupt EPUB: the spine names {ref.get('idref')!r}, which the manifest lacks")
+        path, media = entry
         if media in _CHAPTER_TYPES and path not in order:
             order.append(path)
     return order
