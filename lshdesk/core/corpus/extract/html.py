@@ -42,7 +42,7 @@ def decode_html(data: bytes) -> str:
         try:
             return data.decode(enc)
         except UnicodeDecodeError:
-            pass
+            pass  # the declared charset does not fit the bytes: decide from the bytes, as for plain text
     return decode(data)
 
 

@@ -28,6 +28,6 @@ def extract(data: bytes, name: str) -> str:
         try:
             encoding = codecs.lookup(f"cp{int(m.group(1))}").name
         except LookupError:
-            pass
+            pass  # a code page Python does not know: keep cp1252, the RTF default (only \'hh escapes use it)
     # RTF is 7-bit: non-ASCII comes as \'hh or \uN escapes; latin-1 keeps any stray 8-bit byte as one character
     return rtf_to_text(_HEX_RUN.sub(b"", data).decode("latin-1"), encoding=encoding, errors="replace")
