@@ -1,4 +1,4 @@
-"""LSH banding: each band's r slots hashed to one 64-bit bucket key, buckets found by sorting, pairs as arrays."""
+"""LSH banding: each band's r slots hashed to one 64-bit bucket key, buckets found by a hash table, pairs as arrays."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from lshdesk.core.kernels.mixing import C1 as _C1
 from lshdesk.core.params import Banding
 
 PARALLEL_WORK = 2_000_000  # documents x slots banded above which the explorer's bands go over two threads
-BLOCK_BANDS = 16  # bands per block of the explorer's banding (the unit the two threads share)
+BLOCK_BANDS = 16  # bands keyed at a time: (n_docs x 16) keys in memory, not (n_docs x b); what two threads share
 
 
 def band_keys(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint64]:
@@ -40,18 +40,6 @@ def band_keys_numpy(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.uint6
     return h
 
 
-def bucket_runs(
-    keys: npt.NDArray[np.uint64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Sort one band's keys: (order, start of each bucket in ``order``, bucket sizes), buckets of 2+ only."""
-    order = np.argsort(keys, kind="stable")
-    k = keys[order]
-    edges = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1], [True])))
-    starts, sizes = edges[:-1], np.diff(edges)
-    big = sizes > 1
-    return order, starts[big], sizes[big]
-
-
 @dataclass(frozen=True)
 class Candidates:
     """Candidate pairs (``left < right``, sorted) and how many bands each pair collided in."""
@@ -73,37 +61,42 @@ def unique_codes(codes: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], n
     return codes[edges[:-1]], np.diff(edges).astype(np.int64)
 
 
+def _blocks(sigs: npt.NDArray, banding: Banding, report: bool, threads: bool = False) -> list[tuple[np.ndarray, ...]]:
+    """Band ``BLOCK_BANDS`` bands at a time (their keys, then their buckets), over two threads if asked."""
+    b, r = banding.bands, banding.rows
+
+    def block(lo: int) -> tuple[np.ndarray, ...]:
+        hi = min(b, lo + BLOCK_BANDS)
+        keys = banding_kernels.band_keys(np.ascontiguousarray(sigs[:, lo * r : hi * r]), hi - lo, r)
+        return banding_kernels.band_buckets(keys, lo, report)
+
+    starts = range(0, b, BLOCK_BANDS)
+    if threads and len(starts) > 1:
+        with ThreadPoolExecutor(2) as pool:  # the loops drop the GIL
+            return list(pool.map(block, starts))
+    return [block(lo) for lo in starts]
+
+
 def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    codes = banding_kernels.band_buckets(np.ascontiguousarray(sigs), 0, banding.bands, banding.rows, False)[0]
-    uniq, counts = unique_codes(codes)
+    parts = _blocks(sigs, banding, report=False)
+    uniq, counts = unique_codes(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64))
     return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts)
 
 
 def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[npt.NDArray[np.int64], ...]:
     """Pair codes ``lo * n + hi`` (once per shared band) and every bucket of 2+ as (band, size, first member): the
-    explorer's banding, the scan's loop with its bucket report; bands go in blocks, over two threads when the work
-    is large (the loop drops the GIL)."""
-    b, r = banding.bands, banding.rows
-    sigs = np.ascontiguousarray(sigs)
-    blocks = [(lo, min(b, lo + BLOCK_BANDS)) for lo in range(0, b, BLOCK_BANDS)]
-
-    def block(lohi: tuple[int, int]) -> tuple[npt.NDArray[np.int64], ...]:
-        return banding_kernels.band_buckets(sigs, lohi[0], lohi[1], r, True)
-
-    if len(blocks) > 1 and len(sigs) * b * r >= PARALLEL_WORK:
-        with ThreadPoolExecutor(2) as pool:
-            parts = list(pool.map(block, blocks))
-    else:
-        parts = [block(lohi) for lohi in blocks]
+    scan's banding with its bucket report, over two threads when the work is large."""
+    banding.check(sigs.shape[1])
+    threads = len(sigs) * banding.bands * banding.rows >= PARALLEL_WORK
+    parts = _blocks(sigs, banding, report=True, threads=threads)
     if not parts:
         return tuple(np.zeros(0, np.int64) for _ in range(4))
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
 
 
 def bucket_sizes(sigs: npt.NDArray, banding: Banding) -> npt.NDArray[np.int64]:
-    """Sizes of every bucket with two or more documents, over all bands."""
-    keys = band_keys(sigs, banding)
-    return np.concatenate([bucket_runs(keys[:, band])[2] for band in range(banding.bands)] or [np.zeros(0, np.int64)])
+    """Sizes of every bucket with two or more documents, over all bands (the banding loop's bucket report)."""
+    return band_codes(sigs, banding)[2]

@@ -1,7 +1,7 @@
 """Compiled banding (numba, ``nogil``): band keys (a band's r slots absorbed into one 64-bit hash) and buckets.
 
-One bucketing loop serves the scan (``lsh.candidate_pairs``: the pairs) and the S-curve explorer (``lsh.band_codes``:
-the pairs and a report of every bucket). Arrays grow outside the inner loops (a reassigned array inside a numba
+One key loop and one bucketing loop serve the scan (``lsh.candidate_pairs``: the pairs) and the S-curve explorer
+(``lsh.band_codes``: the pairs and a report of every bucket). Arrays grow outside the inner loops (a reassigned array inside a numba
 loop costs a reference count each time: it made the banding three times slower).
 """
 
@@ -19,7 +19,8 @@ def band_keys(sigs, bands, rows):  # pragma: no cover - compiled
     """``(bands, n)`` bucket keys: band i of document d absorbs its r slot values in order into one 64-bit hash.
 
     The bands of a document are hashed side by side (row by row), so the loop over bands vectorises; one band's
-    keys are contiguous.
+    keys are contiguous, as ``band_buckets`` reads them. Give it the columns of the bands wanted, contiguous: a
+    compact copy is read faster than a window of the whole signature rows.
     """
     n = sigs.shape[0]
     out = np.empty((bands, n), dtype=np.uint64)
@@ -34,16 +35,15 @@ def band_keys(sigs, bands, rows):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def band_buckets(sigs, band_lo, band_hi, rows, report):  # pragma: no cover - compiled
-    """Bands ``band_lo .. band_hi-1`` of the signatures, one at a time (its keys as ``band_keys``, so no
-    ``(bands, n)`` array is held): pair codes ``i * n + j`` (i < j, once per shared bucket, so repeated across
-    bands), and with ``report`` every bucket of two or more documents as (band, size, first member), else empty.
+def band_buckets(keys, band_lo, report):  # pragma: no cover - compiled
+    """Buckets of ``keys`` (``band_keys``: ``(bands, n)``, band numbers from ``band_lo``): pair codes ``i * n + j``
+    (i < j, once per shared bucket, so repeated across bands), and with ``report`` every bucket of two or more
+    documents as (band, size, first member), else three empty arrays.
 
     Per band, two bitmaps of the keys' top bits (seen once, seen again), small enough for the cache, pick the few
     documents whose key may repeat; only those go into a hash table sized for them.
     """
-    n = sigs.shape[0]
-    k = np.empty(n, dtype=np.uint64)
+    bands, n = keys.shape
     bits = 12
     while (1 << bits) < 8 * n:  # ~8 bits per document: few false alarms, and both bitmaps fit the L2 cache
         bits += 1
@@ -65,12 +65,9 @@ def band_buckets(sigs, band_lo, band_hi, rows, report):  # pragma: no cover - co
     b_size = np.empty(b_band.size, dtype=np.int64)
     b_first = np.empty(b_band.size, dtype=np.int64)
     n_buckets = 0
-    for band in range(band_lo, band_hi):
-        for d in range(n):
-            h = C0
-            for j in range(band * rows, (band + 1) * rows):
-                h = absorb_slot(h, sigs[d, j])
-            k[d] = h
+    for t in range(bands):
+        band = band_lo + t
+        k = keys[t]
         seen[:] = 0
         again[:] = 0
         for d in range(n):

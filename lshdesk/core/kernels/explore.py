@@ -1,6 +1,6 @@
 """Compiled loops that only the S-curve explorer runs: a missed pair's best band agreement, a bucket's members.
 
-The explorer's banding is the scan's (``banding.band_buckets``), its all-pairs reference a pair loop
+The explorer's banding is the scan's (``banding.band_keys``, ``banding.band_buckets``), its all-pairs reference a pair loop
 (``pairs.all_pairs_rows``); ``warm`` loads all three off the GUI thread.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from lshdesk.core.kernels.banding import band_buckets
+from lshdesk.core.kernels.banding import band_buckets, band_keys
 from lshdesk.core.kernels.pairs import all_pairs_rows
 
 
@@ -54,8 +54,8 @@ def warm() -> None:
     sigs = np.zeros((3, 4), dtype=np.uint32)
     idx = np.zeros(1, dtype=np.int64)
     for s in (sigs, sigs.astype(np.uint64)):
-        band_buckets(s, 0, 2, 2, True)
-        band_buckets(s, 0, 2, 2, False)
+        band_buckets(band_keys(s, 2, 2), 0, True)
+        band_buckets(band_keys(s, 2, 2), 0, False)
         best_band_agreement(s, idx, idx, 2, 2)
         same_slots(s, 0, 2, 0)
     one = np.arange(2, dtype=np.int64)
