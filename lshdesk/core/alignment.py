@@ -17,7 +17,7 @@ def anchors(shingles_a: Spans, shingles_b: Spans) -> tuple[npt.NDArray[np.int64]
     those the longest chain in the same order in both texts (a passage moved elsewhere would cross the others).
     """
     points = sorted(
-        (a[0][0], b[0][0]) for s, a in shingles_a.items() if len(a) == 1 and len(b := shingles_b.get(s, ())) == 1
+        (a[0][0], b[0][0]) for s, a in shingles_a.items() if len(a) == 1 and len(b := shingles_b.get(s, [])) == 1
     )
     chain = _longest_increasing([b for _, b in points])
     return (
