@@ -61,37 +61,46 @@ def unique_codes(codes: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], n
     return codes[edges[:-1]], np.diff(edges).astype(np.int64)
 
 
-def _blocks(sigs: npt.NDArray, banding: Banding, report: bool, threads: bool = False) -> list[tuple[np.ndarray, ...]]:
-    """Band ``BLOCK_BANDS`` bands at a time (their keys, then their buckets), over two threads if asked."""
-    b, r = banding.bands, banding.rows
+def _block(sigs: npt.NDArray, r: int, lo: int, hi: int, report: bool, codes: np.ndarray, n_codes: int) -> tuple:
+    """Bands lo .. hi-1: their keys (from a compact copy of their columns), then their buckets, appended to codes."""
+    keys = banding_kernels.band_keys(np.ascontiguousarray(sigs[:, lo * r : hi * r]), hi - lo, r)
+    # report as 0 / 1: a Python bool takes numba's slow argument typing, which runs Python code, where a Ctrl+C
+    # raised mid-call left the compiled call returning with an exception set (SystemError instead of the interrupt)
+    return banding_kernels.band_buckets(keys, lo, int(report), codes, n_codes)
 
-    def block(lo: int) -> tuple[np.ndarray, ...]:
-        hi = min(b, lo + BLOCK_BANDS)
-        keys = banding_kernels.band_keys(np.ascontiguousarray(sigs[:, lo * r : hi * r]), hi - lo, r)
-        return banding_kernels.band_buckets(keys, lo, report)
 
-    starts = range(0, b, BLOCK_BANDS)
-    if threads and len(starts) > 1:
-        with ThreadPoolExecutor(2) as pool:  # the loops drop the GIL
-            return list(pool.map(block, starts))
-    return [block(lo) for lo in starts]
+def _no_codes(n: int) -> npt.NDArray[np.int64]:
+    return np.empty(max(16, n), dtype=np.int64)
 
 
 def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    parts = _blocks(sigs, banding, report=False)
-    uniq, counts = unique_codes(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64))
+    b, r = banding.bands, banding.rows
+    codes, n_codes = _no_codes(n), 0
+    for lo in range(0, b, BLOCK_BANDS):  # keys of BLOCK_BANDS bands in memory at a time; one growing array of codes
+        codes, n_codes = _block(sigs, r, lo, min(b, lo + BLOCK_BANDS), False, codes, n_codes)[:2]
+    uniq, counts = unique_codes(codes[:n_codes])
     return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts)
 
 
 def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[npt.NDArray[np.int64], ...]:
     """Pair codes ``lo * n + hi`` (once per shared band) and every bucket of 2+ as (band, size, first member): the
-    scan's banding with its bucket report, over two threads when the work is large."""
+    scan's banding with its bucket report, in blocks of bands over two threads when the work is large."""
     banding.check(sigs.shape[1])
-    threads = len(sigs) * banding.bands * banding.rows >= PARALLEL_WORK
-    parts = _blocks(sigs, banding, report=True, threads=threads)
+    b, r, n = banding.bands, banding.rows, len(sigs)
+
+    def block(lo: int) -> tuple[np.ndarray, ...]:
+        codes, n_codes, *buckets = _block(sigs, r, lo, min(b, lo + BLOCK_BANDS), True, _no_codes(n), 0)
+        return (codes[:n_codes], *buckets)
+
+    starts = range(0, b, BLOCK_BANDS)
+    if len(starts) > 1 and n * b * r >= PARALLEL_WORK:
+        with ThreadPoolExecutor(2) as pool:  # the loops drop the GIL
+            parts = list(pool.map(block, starts))
+    else:
+        parts = [block(lo) for lo in starts]
     if not parts:
         return tuple(np.zeros(0, np.int64) for _ in range(4))
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))

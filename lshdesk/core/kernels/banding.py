@@ -35,10 +35,11 @@ def band_keys(sigs, bands, rows):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def band_buckets(keys, band_lo, report):  # pragma: no cover - compiled
+def band_buckets(keys, band_lo, report, codes, n_codes):  # pragma: no cover - compiled
     """Buckets of ``keys`` (``band_keys``: ``(bands, n)``, band numbers from ``band_lo``): pair codes ``i * n + j``
-    (i < j, once per shared bucket, so repeated across bands), and with ``report`` every bucket of two or more
-    documents as (band, size, first member), else three empty arrays.
+    (i < j, once per shared bucket, so repeated across bands) appended to ``codes[:n_codes]`` (grown as needed,
+    so blocks of bands fill one array), and with ``report`` every bucket of two or more documents as
+    (band, size, first member), else three empty arrays. Returns (codes, new n_codes, band, size, first).
 
     Per band, two bitmaps of the keys' top bits (seen once, seen again), small enough for the cache, pick the few
     documents whose key may repeat; only those go into a hash table sized for them.
@@ -59,8 +60,6 @@ def band_buckets(keys, band_lo, report):  # pragma: no cover - compiled
     count = np.empty(size_max, dtype=np.int64)
     used = np.empty(n, dtype=np.int64)
     nxt = np.empty(n, dtype=np.int64)
-    codes = np.empty(max(16, n), dtype=np.int64)
-    n_codes = 0
     b_band = np.empty(64 if report else 0, dtype=np.int64)
     b_size = np.empty(b_band.size, dtype=np.int64)
     b_first = np.empty(b_band.size, dtype=np.int64)
@@ -131,4 +130,4 @@ def band_buckets(keys, band_lo, report):  # pragma: no cover - compiled
                         hi = nxt[hi]
                     lo = nxt[lo]
             head[s] = -1
-    return codes[:n_codes], b_band[:n_buckets], b_size[:n_buckets], b_first[:n_buckets]
+    return codes, n_codes, b_band[:n_buckets], b_size[:n_buckets], b_first[:n_buckets]

@@ -54,8 +54,8 @@ def warm() -> None:
     sigs = np.zeros((3, 4), dtype=np.uint32)
     idx = np.zeros(1, dtype=np.int64)
     for s in (sigs, sigs.astype(np.uint64)):
-        band_buckets(band_keys(s, 2, 2), 0, True)
-        band_buckets(band_keys(s, 2, 2), 0, False)
+        band_buckets(band_keys(s, 2, 2), 0, 1, np.empty(16, np.int64), 0)
+        band_buckets(band_keys(s, 2, 2), 0, 0, np.empty(16, np.int64), 0)
         best_band_agreement(s, idx, idx, 2, 2)
         same_slots(s, 0, 2, 0)
     one = np.arange(2, dtype=np.int64)

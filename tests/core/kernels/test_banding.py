@@ -21,6 +21,12 @@ def signatures(seed: int, n: int, k: int, values: int, dtype) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, values, size=(n, k)).astype(dtype)
 
 
+def buckets(keys: np.ndarray, band_lo: int, report: bool) -> tuple[np.ndarray, ...]:
+    """The kernel on a fresh array of codes: (codes, band, size, first)."""
+    codes, n_codes, *found = band_buckets(keys, band_lo, int(report), np.empty(16, np.int64), 0)
+    return (codes[:n_codes], *found)
+
+
 def brute(keys: np.ndarray, band_lo: int) -> tuple[Counter, list[tuple[int, int, int]]]:
     """From an ``(n, bands)`` key array, by dicts: pair codes with the number of bands shared, and every bucket of
     two or more as (band, size, lowest member)."""
@@ -51,10 +57,10 @@ def test_kernel_keys_are_the_numpy_reference(dtype, b, r):
 def test_buckets_are_the_brute_force_over_the_reference_keys(dtype, b, r):
     sigs = signatures(2, 90, 32, 3, dtype)
     want_pairs, want_buckets = brute(lsh.band_keys_numpy(sigs, Banding(b, r)), 0)
-    codes, band, size, first = band_buckets(band_keys(sigs, b, r), 0, True)
+    codes, band, size, first = buckets(band_keys(sigs, b, r), 0, True)
     assert Counter(codes.tolist()) == want_pairs
     assert sorted(zip(band.tolist(), size.tolist(), first.tolist())) == sorted(want_buckets)
-    plain = band_buckets(band_keys(sigs, b, r), 0, False)
+    plain = buckets(band_keys(sigs, b, r), 0, False)
     assert np.array_equal(np.sort(plain[0]), np.sort(codes))
     assert all(len(x) == 0 for x in plain[1:])
 
@@ -63,14 +69,24 @@ def test_the_keys_of_a_column_slice_are_those_bands_numbered_from_band_lo():
     sigs = signatures(3, 70, 40, 4, np.uint32)
     keys = lsh.band_keys_numpy(sigs, Banding(10, 4))
     want_pairs, want_buckets = brute(keys[:, 3:7], 3)
-    codes, band, size, first = band_buckets(band_keys(np.ascontiguousarray(sigs[:, 12:28]), 4, 4), 3, True)
+    codes, band, size, first = buckets(band_keys(np.ascontiguousarray(sigs[:, 12:28]), 4, 4), 3, True)
     assert Counter(codes.tolist()) == want_pairs
     assert sorted(zip(band.tolist(), size.tolist(), first.tolist())) == sorted(want_buckets)
 
 
+def test_blocks_of_bands_append_to_one_array_of_codes():
+    sigs = signatures(5, 80, 24, 3, np.uint32)
+    whole = buckets(band_keys(sigs, 12, 2), 0, False)[0]
+    codes, n_codes, *_ = band_buckets(
+        band_keys(np.ascontiguousarray(sigs[:, :10]), 5, 2), 0, False, np.empty(1, np.int64), 0
+    )
+    codes, n_codes, *_ = band_buckets(band_keys(np.ascontiguousarray(sigs[:, 10:]), 7, 2), 5, 0, codes, n_codes)
+    assert np.array_equal(codes[:n_codes], whole)
+
+
 def test_unique_documents_share_no_bucket():
     sigs = np.arange(200 * 16, dtype=np.uint64).reshape(200, 16)
-    codes, band, _, _ = band_buckets(band_keys(sigs, 8, 2), 0, True)
+    codes, band, _, _ = buckets(band_keys(sigs, 8, 2), 0, True)
     assert len(codes) == 0 and len(band) == 0
 
 
