@@ -22,13 +22,14 @@ def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray)
     """
     left = np.ascontiguousarray(left, dtype=np.int64)
     right = np.ascontiguousarray(right, dtype=np.int64)
-    inter = _intersections(shingles, left, right)
+    inter = intersection_sizes(shingles, left, right)
     counts = shingles.counts()
     union = counts[left] + counts[right] - inter
     return np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
 
 
-def _intersections(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
+def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
+    """|A ∩ B| of each pair of documents (int64 index arrays); many pairs are split between two threads."""
     if len(left) < 20000:
         return pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
     half = len(left) // 2

@@ -7,17 +7,24 @@ import numpy as np
 
 
 @nb.njit(inline="always")
-def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
-    """|A ∩ B| of documents p and q, whose ids are sorted and unique: a merge without branches in its loop."""
-    i, iend = offsets[p], offsets[p + 1]
-    j, jend = offsets[q], offsets[q + 1]
+def _intersect2(ids_a, offsets_a, p, ids_b, offsets_b, q):  # pragma: no cover - compiled
+    """|A ∩ B| of document p of one batch and document q of another (ids sorted and unique): a merge without
+    branches in its loop."""
+    i, iend = offsets_a[p], offsets_a[p + 1]
+    j, jend = offsets_b[q], offsets_b[q + 1]
     c = 0
     while i < iend and j < jend:
-        u, v = ids[i], ids[j]
+        u, v = ids_a[i], ids_b[j]
         c += u == v
         i += u <= v
         j += v <= u
     return c
+
+
+@nb.njit(inline="always")
+def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
+    """|A ∩ B| of documents p and q of one batch."""
+    return _intersect2(ids, offsets, p, ids, offsets, q)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -26,6 +33,15 @@ def intersection_sizes(ids, offsets, left, right):  # pragma: no cover - compile
     out = np.empty(left.size, dtype=np.int64)
     for t in range(left.size):
         out[t] = _intersect(ids, offsets, left[t], right[t])
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def cross_intersection_sizes(ids_a, offsets_a, ids_b, offsets_b, left, right):  # pragma: no cover - compiled
+    """|A ∩ B| for each pair (document left[i] of batch a, document right[i] of batch b): a query against a corpus."""
+    out = np.empty(left.size, dtype=np.int64)
+    for t in range(left.size):
+        out[t] = _intersect2(ids_a, offsets_a, left[t], ids_b, offsets_b, right[t])
     return out
 
 
