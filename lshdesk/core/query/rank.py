@@ -1,0 +1,123 @@
+"""Find like this: rank a corpus's documents against a query document by exact Jaccard or containment.
+
+Candidates come from the signatures: the query's signature is compared with every stored signature at once (a
+compiled pass, ~3 ms for 100k x 128 slots), the best ``pool_size(top)`` by the estimated measure are scored
+exactly from their shingle sets, and the exact scores decide the ranking. A full pass beats probing band buckets
+here (tests/benchmarks/query.py prints both): a ranking must reach below any banding threshold, where buckets
+find few of the neighbours, and the pass costs less than reading the query file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.errors import ParamError
+from lshdesk.core.kernels import minhash as minhash_kernels
+from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.shingling import ShingleBatch
+
+MEASURES = ("jaccard", "containment")
+
+
+def check_measure(measure: str) -> str:
+    """Return ``measure`` if it is one lshdesk knows, else raise with the choices."""
+    if measure not in MEASURES:
+        raise ParamError(f"measure must be {' or '.join(MEASURES)}, not {measure!r}")
+    return measure
+
+
+def pool_size(top: int) -> int:
+    """How many documents, best by estimate, are scored exactly for a top-``top`` ranking.
+
+    At k = 128 an estimate's standard error is up to 0.044, so the true top few sit well inside a pool of 8x;
+    on the dev corpus this pool gives the brute-force top 10 of every document (tests/benchmarks/query.py).
+    """
+    return max(8 * top, 64)
+
+
+def containment_from_jaccard(j: npt.ArrayLike, size_a: npt.ArrayLike, size_b: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """C(A in B) implied by J(A, B) and the set sizes: |A ∩ B| = J (|A| + |B|) / (1 + J), over |A| (at most 1)."""
+    j = np.asarray(j, dtype=np.float64)
+    a = np.asarray(size_a, dtype=np.float64)
+    b = np.asarray(size_b, dtype=np.float64)
+    inter = j * (a + b) / (1.0 + j)
+    return np.minimum(np.divide(inter, a, out=np.zeros(np.broadcast(inter, a).shape), where=a > 0), 1.0)
+
+
+@dataclass(frozen=True)
+class Matches:
+    """One query's matches, best first: corpus document indices and, one array each, the estimate of the
+    ranking measure (from the signatures), the exact Jaccard, and the exact containment C(query in document)."""
+
+    index: npt.NDArray[np.int64]
+    estimate: npt.NDArray[np.float64]
+    jaccard: npt.NDArray[np.float64]
+    containment: npt.NDArray[np.float64]
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+def estimates(
+    sigs: npt.NDArray, counts: npt.NDArray[np.int64], q_sig: npt.NDArray, q_size: int, measure: str
+) -> npt.NDArray[np.float64]:
+    """The estimated measure of the query against every document: matching slots / k, or the containment that
+    estimate implies with the exact set sizes."""
+    if sigs.shape[1:] != q_sig.shape:
+        raise ParamError(f"the query's signature has {q_sig.shape} slots, the corpus's {sigs.shape[1:]}")
+    j = minhash_kernels.agreeing_with(np.ascontiguousarray(sigs), np.ascontiguousarray(q_sig)) / max(sigs.shape[1], 1)
+    return j if measure == "jaccard" else containment_from_jaccard(j, q_size, counts)
+
+
+def score(
+    shingles: ShingleBatch, q_ids: npt.NDArray, index: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Exact (Jaccard, C(query in document), |query ∩ document|) of the query's id set against documents ``index``."""
+    index = np.ascontiguousarray(index, dtype=np.int64)
+    q_ids = np.ascontiguousarray(q_ids, dtype=shingles.ids.dtype)
+    q_off = np.array([0, len(q_ids)], dtype=np.int64)
+    inter = pair_kernels.cross_intersection_sizes(
+        q_ids, q_off, shingles.ids, shingles.offsets, np.zeros(len(index), np.int64), index
+    )
+    union = len(q_ids) + shingles.counts()[index] - inter
+    jac = np.divide(inter, union, out=np.zeros(len(index)), where=union > 0)
+    cont = inter / len(q_ids) if len(q_ids) else np.zeros(len(index))
+    return jac, cont, inter
+
+
+def rank(
+    sigs: npt.NDArray,
+    shingles: ShingleBatch,
+    q_sig: npt.NDArray,
+    q_ids: npt.NDArray,
+    top: int = 10,
+    min_similarity: float = 0.0,
+    measure: str = "jaccard",
+    exclude: npt.ArrayLike = (),
+    exhaustive: bool = False,
+) -> Matches:
+    """The ``top`` documents most like the query by the exact ``measure`` (at least ``min_similarity``, sharing at
+    least one shingle), best first, ties by the other measure then by index; ``exclude``: documents never listed
+    (e.g. the query itself). ``exhaustive`` scores every document exactly (the brute force, for checks)."""
+    check_measure(measure)
+    if top < 1:
+        raise ParamError(f"top must be at least 1, not {top}")
+    counts = shingles.counts()
+    est = estimates(sigs, counts, q_sig, len(q_ids), measure)
+    est[np.asarray(exclude, dtype=np.int64)] = -1.0
+    allowed = np.flatnonzero(est >= 0.0)
+    pool = pool_size(top)
+    if exhaustive or len(allowed) <= pool:
+        cand = allowed
+    else:
+        best = np.argpartition(-est, pool - 1)[:pool]
+        cand = best[est[best] >= 0.0]
+    jac, cont, inter = score(shingles, q_ids, cand)
+    value = jac if measure == "jaccard" else cont
+    other = cont if measure == "jaccard" else jac
+    keep = np.flatnonzero((inter > 0) & (value >= min_similarity - 1e-12))
+    order = keep[np.lexsort((cand[keep], -other[keep], -value[keep]))][:top]
+    return Matches(cand[order].astype(np.int64), est[cand[order]], jac[order], cont[order])
