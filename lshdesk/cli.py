@@ -15,6 +15,7 @@ import sys
 import time
 
 from lshdesk import __version__
+from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
 
@@ -120,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)"
     )
+    add_measure_option(s)
     s.add_argument("--no-cache", action="store_true", help="do not use the signature cache")
     s.add_argument(
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
@@ -151,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("files", nargs="+", metavar="FILE")
     _add_signature_options(sig)
     sig.add_argument("--format", choices=("json",), default="json")
+    add_query_parser(sub, _add_signature_options, _positive)
     return parser
 
 
@@ -189,6 +192,10 @@ def _scan(args: argparse.Namespace) -> int:
         return fail(str(e))
     ref_real = {same(p) for p in args.reference}
     reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
+    if args.measure == "containment":
+        from lshdesk.cli_query import scan_containment
+
+        return scan_containment(args, paths, params, reference)
     show = not args.quiet and sys.stderr is not None and sys.stderr.isatty()
     last = [0.0]
 
@@ -274,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
             return _scan(args)
         if args.command == "signature":
             return _signature(args)
+        if args.command == "query":
+            from lshdesk.cli_query import query
+
+            return query(args)
         from lshdesk.gui.app import run_app
 
         return run_app(getattr(args, "paths", []))
