@@ -37,27 +37,6 @@ def pool_size(top: int) -> int:
     return max(8 * top, 64)
 
 
-def candidate_pool(est: npt.NDArray[np.float64], top: int, k: int) -> npt.NDArray[np.int64]:
-    """Documents to score exactly: the best ``pool_size(top)`` by estimate, and every one whose estimate is within
-    reach of the ``top``-th best (3 standard errors of an estimate there, plus one slot), at most ``MAX_POOL``.
-
-    Where neighbours are weak (a few agreeing slots of k), the signatures cannot order them, and the pool widens
-    until the exact scores do; on the dev corpus a fixed pool of 64 found 82 % of the brute-force top 5.
-    """
-    allowed = np.flatnonzero(est >= 0.0)
-    floor = pool_size(top)
-    if len(allowed) <= floor:
-        return allowed
-    nth = float(np.partition(est, len(est) - top)[len(est) - top]) if top <= len(est) else 0.0
-    reach = nth - 3.0 * np.sqrt(max(nth * (1.0 - nth), 0.0) / k) - 1.0 / k
-    near = np.flatnonzero(est >= reach)
-    if len(near) < floor:
-        near = np.argpartition(-est, floor - 1)[:floor]
-    elif len(near) > MAX_POOL:
-        near = near[np.argpartition(-est[near], MAX_POOL - 1)[:MAX_POOL]]
-    return near[est[near] >= 0.0]
-
-
 def containment_from_jaccard(j: npt.ArrayLike, size_a: npt.ArrayLike, size_b: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """C(A in B) implied by J(A, B) and the set sizes: |A ∩ B| = J (|A| + |B|) / (1 + J), over |A| (at most 1)."""
     j = np.asarray(j, dtype=np.float64)
@@ -65,6 +44,32 @@ def containment_from_jaccard(j: npt.ArrayLike, size_a: npt.ArrayLike, size_b: np
     b = np.asarray(size_b, dtype=np.float64)
     inter = j * (a + b) / (1.0 + j)
     return np.minimum(np.divide(inter, a, out=np.zeros(np.broadcast(inter, a).shape), where=a > 0), 1.0)
+
+
+def candidate_pool(j: npt.NDArray[np.float64], top: int, k: int, to_measure) -> npt.NDArray[np.int64]:
+    """Documents to score exactly, from each one's Jaccard estimate ``j`` (-1: never): those whose optimistic
+    measure (``to_measure`` of j + 3 standard errors + one slot) reaches the ``top``-th best pessimistic one (j - the
+    same), and at least the best ``pool_size(top)`` by estimate; at most ``MAX_POOL``.
+
+    Where neighbours are weak (a few agreeing slots of k) the signatures cannot order them and the pool widens
+    until the exact scores do: on the dev corpus a fixed pool of 64 found 82 % of the brute-force top 5.
+    """
+    allowed = j >= 0.0
+    floor = pool_size(top)
+    if np.count_nonzero(allowed) <= floor:
+        return np.flatnonzero(allowed)
+    margin = 3.0 * np.sqrt(np.maximum(j * (1.0 - j), 0.0) / k) + 1.0 / k
+    low = np.where(allowed, to_measure(np.maximum(j - margin, 0.0)), -1.0)
+    high = np.where(allowed, to_measure(np.minimum(j + margin, 1.0)), -1.0)
+    nth = float(np.partition(low, len(low) - top)[len(low) - top]) if top <= len(low) else 0.0
+    near = np.flatnonzero(allowed & (high >= nth))
+    est = to_measure(np.maximum(j, 0.0))
+    if len(near) < floor:
+        near = np.flatnonzero(allowed)
+        near = near[np.argpartition(-est[near], floor - 1)[:floor]]
+    elif len(near) > MAX_POOL:
+        near = near[np.argpartition(-est[near], MAX_POOL - 1)[:MAX_POOL]]
+    return near
 
 
 @dataclass(frozen=True)
@@ -81,15 +86,13 @@ class Matches:
         return len(self.index)
 
 
-def estimates(
-    sigs: npt.NDArray, counts: npt.NDArray[np.int64], q_sig: npt.NDArray, q_size: int, measure: str
-) -> npt.NDArray[np.float64]:
-    """The estimated measure of the query against every document: matching slots / k, or the containment that
-    estimate implies with the exact set sizes."""
+def jaccard_estimates(sigs: npt.NDArray, q_sig: npt.NDArray) -> npt.NDArray[np.float64]:
+    """Matching slots / k of the query's signature against every document's (one compiled pass)."""
     if sigs.shape[1:] != q_sig.shape:
         raise ParamError(f"the query's signature has {q_sig.shape} slots, the corpus's {sigs.shape[1:]}")
-    j = minhash_kernels.agreeing_with(np.ascontiguousarray(sigs), np.ascontiguousarray(q_sig)) / max(sigs.shape[1], 1)
-    return j if measure == "jaccard" else containment_from_jaccard(j, q_size, counts)
+    return minhash_kernels.agreeing_with(np.ascontiguousarray(sigs), np.ascontiguousarray(q_sig)) / max(
+        sigs.shape[1], 1
+    )
 
 
 def score(
@@ -126,9 +129,14 @@ def rank(
     if top < 1:
         raise ParamError(f"top must be at least 1, not {top}")
     counts = shingles.counts()
-    est = estimates(sigs, counts, q_sig, len(q_ids), measure)
-    est[np.asarray(exclude, dtype=np.int64)] = -1.0
-    cand = np.flatnonzero(est >= 0.0) if exhaustive else candidate_pool(est, top, sigs.shape[1])
+    j = jaccard_estimates(sigs, q_sig)
+    j[np.asarray(exclude, dtype=np.int64)] = -1.0
+
+    def to_measure(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return x if measure == "jaccard" else containment_from_jaccard(x, len(q_ids), counts)
+
+    cand = np.flatnonzero(j >= 0.0) if exhaustive else candidate_pool(j, top, sigs.shape[1], to_measure)
+    est = to_measure(np.maximum(j, 0.0))
     jac, cont, inter = score(shingles, q_ids, cand)
     value = jac if measure == "jaccard" else cont
     other = cont if measure == "jaccard" else jac
