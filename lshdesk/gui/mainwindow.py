@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.corpus.reading import read_texts
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui import acting, file_actions, menus, settings_store
+from lshdesk.gui import acting, file_actions, menus, settings_store, similar
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
@@ -94,12 +94,12 @@ class MainWindow(QMainWindow):
         self.recent_menu, self.open_action, self.cancel_action = a.recent, a.open, a.cancel
         self.scans = s = ScanController(self.state, self.params_panel, self.progress, a.cancel, self.settings, self)
         self.start_scan, self.cancel_scan, self.is_scanning = s.start, s.cancel, s.is_scanning
-        self.folders = Folders(self, self.state, self.settings, self.recent_menu, self.progress, self.scans)
-        self.open_folders, self.add_folders = self.folders.open, self.folders.add
-        self.choose_folder, self.recent_folders = self.folders.choose, self.folders.recent
+        self.folders = f = Folders(self, self.state, self.settings, self.recent_menu, self.progress, self.scans)
+        self.open_folders, self.add_folders, self.choose_folder, self.recent_folders = f.open, f.add, f.choose, f.recent
         self.files = file_actions.FileActions(self, self.state, self.progress, self.show_session)
         self.export_to = self.files.export_to
         self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
+        self.similar = similar.SimilarFinder(self.state, self.results, self)  # Find similar... on a document
         self._connect_signals()
         self.focus_ring = FocusRing(self)  # a keyboard focus outline that shows in light and dark
         screen = self.screen().availableGeometry()

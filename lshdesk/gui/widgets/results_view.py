@@ -99,6 +99,7 @@ class ResultsView(QWidget):
     docsSelected = Signal(tuple)
     pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
     groupActivated = Signal(tuple)  # a group was double-clicked (or Enter pressed): its documents, for the Signatures
+    findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -225,16 +226,15 @@ class ResultsView(QWidget):
 
     def files_at(self, view: QAbstractItemView, pos: QPoint) -> list[str]:
         """The files of the row under ``pos``: a pair's two documents, one document, or a skipped file."""
-        index = view.indexAt(pos)
         r = self.result
-        if not index.isValid() or r is None:
+        if r is None:
             return []
-        if view is self.pairs:
-            return [r.docs.paths[i] for i in self.pairs_model.pair_at(index.row(), r)]
-        if view is self.groups:
-            return [r.docs.paths[i] for i in self.groups_model.members(index)]
-        i = self.docs_model.data_row(index.row())
-        return [r.docs.paths[i] if i < len(r.docs) else r.skipped[i - len(r.docs)].path]
+        if docs := self.docs_at(view, pos):
+            return [r.docs.paths[i] for i in docs]
+        index = view.indexAt(pos)
+        if view is not self.documents or not index.isValid():
+            return []
+        return [r.skipped[self.docs_model.data_row(index.row()) - len(r.docs)].path]
 
     def context_menu(self, view: QAbstractItemView, pos: QPoint) -> QMenu | None:
         """Open each file of the row under ``pos`` in the system's default application, or show its folder."""
@@ -252,7 +252,27 @@ class ResultsView(QWidget):
         if view is self.pairs:
             menu.addSeparator()
             menu.addAction("Read side by side", self.pairActivated.emit)
+        docs = self.docs_at(view, pos)
+        if docs:
+            menu.addSeparator()
+        for d in docs[:8]:
+            menu.addAction(
+                f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
+            )
         return menu
+
+    def docs_at(self, view: QAbstractItemView, pos: QPoint) -> list[int]:
+        """The documents (indices, not skipped files) of the row under ``pos``."""
+        index = view.indexAt(pos)
+        r = self.result
+        if not index.isValid() or r is None:
+            return []
+        if view is self.pairs:
+            return list(self.pairs_model.pair_at(index.row(), r))
+        if view is self.groups:
+            return [int(i) for i in self.groups_model.members(index)]
+        i = self.docs_model.data_row(index.row())
+        return [i] if i < len(r.docs) else []
 
     def _menu(self, view: QAbstractItemView, pos: QPoint) -> None:
         menu = self.context_menu(view, pos)
