@@ -39,6 +39,7 @@ from bench_common import machine, shingles, tokenize  # noqa: E402
 
 from lshdesk.core.lsh import band_keys  # noqa: E402
 from lshdesk.core.params import Banding, ScanParams  # noqa: E402
+from lshdesk.core.query.containment import containment_schemes, find_containment  # noqa: E402
 from lshdesk.core.query.corpus import containment_scan, sign_files, signed_corpus  # noqa: E402
 from lshdesk.core.query.rank import Matches, pool_size, rank, score  # noqa: E402
 from lshdesk.core.scan.pipeline import run  # noqa: E402
@@ -91,7 +92,7 @@ def _recall(got: Matches, want: Matches) -> tuple[int, int]:
     return len(set(got.index.tolist()) & set(want.index.tolist())), len(want)
 
 
-def query_latency(corpus: str, n_queries: int) -> None:
+def query_latency(corpus: str, n_queries: int):
     t = time.perf_counter()
     result = run(signed_corpus([corpus], ScanParams()))
     print(f"\n== queries: {len(result.docs)} documents signed in {time.perf_counter() - t:.1f} s (k = 128, word:3)")
@@ -140,6 +141,19 @@ def query_latency(corpus: str, n_queries: int) -> None:
         rank(*args, exclude=[d], exhaustive=True)
         lat.append(time.perf_counter() - t)
     print(f"brute force (every document scored exactly): {_ms(lat)}")
+    return result
+
+
+def containment_at_scale(result) -> None:
+    """The containment pair stage alone on the signed corpus: candidates per pair of size classes, exact check."""
+    counts = result.shingles.counts()
+    schemes = containment_schemes(counts, 0.8, result.signatures.shape[1])
+    t = time.perf_counter()
+    cands, pairs = find_containment(result.signatures, result.shingles, 0.8, result.docs.root)
+    print(
+        f"containment scan stage at 0.8 on the same {len(result.docs)} documents: {time.perf_counter() - t:.2f} s, "
+        f"{len(schemes)} size-class schemes, {len(cands)} candidates, {len(pairs)} pairs (set sizes {counts.min()}-{counts.max()})"
+    )
 
 
 def containment_vs_datasketch(n: int) -> None:
@@ -197,7 +211,7 @@ def main() -> None:
 
         print(f"generating {args.corpus} (100,000 documents) ...")
         generate(args.corpus, 100_000, 300, 0.1, 7)
-    query_latency(args.corpus, args.queries)
+    containment_at_scale(query_latency(args.corpus, args.queries))
     containment_vs_datasketch(args.contain_n)
 
 
