@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import tempfile
@@ -111,30 +112,20 @@ def _drive(gen, quiet: bool):
             _say("")
 
 
-def _with_cache(args: argparse.Namespace, make) -> object:
-    """``make(cache)`` with the signature cache open (unless --no-cache), closed however the work ends."""
-    from lshdesk.core.scan.cache import SignatureCache
-
-    if args.no_cache:
-        return make(None)
-    cache = SignatureCache.open(os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None)
-    try:
-        return make(cache)
-    finally:
-        cache.close()
-
-
 def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: ScanParams, reference: list[int]) -> int:
     """``lshdesk scan --measure containment``: columns ``a,b,estimate,containment`` (a contained in b)."""
-    from lshdesk.core.query.corpus import containment_scan
     from lshdesk.core.query.export import containment_csv, containment_json
+    from lshdesk.distributed.engines import make_scan
 
     if getattr(args, "engine", None) == "dask" or getattr(args, "scheduler", None):
         return _fail("--measure containment runs on this machine only: leave out --engine dask and --scheduler")
     if args.format == "html":
         return _fail("--measure containment writes csv or json (the html report shows Jaccard pairs)")
+    params = dataclasses.replace(params, measure="containment")
+    cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
+    gen = make_scan("local", paths, params, None, reference, cache=not args.no_cache, cache_path=cache_path)
     try:
-        result = _with_cache(args, lambda c: _drive(containment_scan(paths, params, None, reference, c), args.quiet))
+        result = _drive(gen, args.quiet)
     except ScanCancelled:
         return _fail("cancelled", 130)
     if not args.quiet:
@@ -154,6 +145,7 @@ def query(args: argparse.Namespace) -> int:
     from lshdesk.core.query.corpus import sign_files, signed_corpus
     from lshdesk.core.query.export import query_csv, query_json
     from lshdesk.core.query.rank import rank
+    from lshdesk.core.scan.pipeline import cached_scan
 
     for p in args.files:
         if not os.path.isfile(p):
@@ -167,7 +159,12 @@ def query(args: argparse.Namespace) -> int:
         )
         batch, sigs = sign_files(args.files, params)
         inside = list(dict.fromkeys(args.inside))
-        result = _with_cache(args, lambda c: _drive(signed_corpus(inside, params, None, (), c), args.quiet))
+        if args.no_cache:
+            gen = signed_corpus(inside, params)
+        else:
+            cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
+            gen = cached_scan(inside, params, None, (), cache_path, signed_corpus)
+        result = _drive(gen, args.quiet)
     except ScanCancelled:
         return _fail("cancelled", 130)
     except LshdeskError as e:

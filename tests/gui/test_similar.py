@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from gui_helpers import jaccard, scan_and_wait, set_test_params, shingles, table
+from PySide6.QtCore import Qt
 
 from lshdesk.core.persistence import export
 
@@ -66,3 +67,22 @@ def test_a_new_result_closes_the_window(qtbot, scanned):
     assert window.similar.dialog is not None
     window.state.set_result(None)
     qtbot.waitUntil(lambda: window.similar.dialog is None, timeout=2000)
+
+
+def test_a_containment_scan_lists_contained_and_container(qtbot, window, tmp_path):
+    import numpy as np
+    from core_helpers import planted_excerpts, write_tree
+
+    texts, source = planted_excerpts(np.random.default_rng(8), n=5)
+    write_tree(tmp_path, texts)
+    panel = window.params_panel
+    panel.measure.setCurrentIndex(panel.measure.findData("containment"))
+    panel.threshold.setValue(0.8)
+    window.open_folders([str(tmp_path)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    model = window.results.pairs_model
+    headers = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(model.columnCount())]
+    assert headers[:3] == ["Contained (A)", "Container (B)", "Containment"]
+    rows = table(model)
+    assert {(r[0], r[1]) for r in rows} == set(source.items())
+    assert all(float(r[2]) >= 0.8 and float(r[3]) < 0.3 for r in rows)

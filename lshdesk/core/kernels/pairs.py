@@ -1,4 +1,4 @@
-"""Compiled pair loops (numba, ``nogil``): shingle-set intersections, connected components, a group's lowest similarity."""
+"""Compiled pair loops (numba, ``nogil``): shingle-set intersections (pairs, or one query against many), connected components, a group's lowest similarity."""
 
 from __future__ import annotations
 
@@ -7,24 +7,17 @@ import numpy as np
 
 
 @nb.njit(inline="always")
-def _intersect2(ids_a, offsets_a, p, ids_b, offsets_b, q):  # pragma: no cover - compiled
-    """|A ∩ B| of document p of one batch and document q of another (ids sorted and unique): a merge without
-    branches in its loop."""
-    i, iend = offsets_a[p], offsets_a[p + 1]
-    j, jend = offsets_b[q], offsets_b[q + 1]
+def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
+    """|A ∩ B| of documents p and q, whose ids are sorted and unique: a merge without branches in its loop."""
+    i, iend = offsets[p], offsets[p + 1]
+    j, jend = offsets[q], offsets[q + 1]
     c = 0
     while i < iend and j < jend:
-        u, v = ids_a[i], ids_b[j]
+        u, v = ids[i], ids[j]
         c += u == v
         i += u <= v
         j += v <= u
     return c
-
-
-@nb.njit(inline="always")
-def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
-    """|A ∩ B| of documents p and q of one batch."""
-    return _intersect2(ids, offsets, p, ids, offsets, q)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -33,15 +26,6 @@ def intersection_sizes(ids, offsets, left, right):  # pragma: no cover - compile
     out = np.empty(left.size, dtype=np.int64)
     for t in range(left.size):
         out[t] = _intersect(ids, offsets, left[t], right[t])
-    return out
-
-
-@nb.njit(cache=True, nogil=True)
-def cross_intersection_sizes(ids_a, offsets_a, ids_b, offsets_b, left, right):  # pragma: no cover - compiled
-    """|A ∩ B| for each pair (document left[i] of batch a, document right[i] of batch b): a query against a corpus."""
-    out = np.empty(left.size, dtype=np.int64)
-    for t in range(left.size):
-        out[t] = _intersect2(ids_a, offsets_a, left[t], ids_b, offsets_b, right[t])
     return out
 
 
@@ -87,4 +71,41 @@ def group_min_jaccard(ids, offsets, members, starts):  # pragma: no cover - comp
                 if j < best:
                     best = j
         out[g] = best
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def query_intersection_sizes(q, ids, offsets, docs):  # pragma: no cover - compiled
+    """|Q ∩ D| of one sorted, unique id set ``q`` with each document ``docs[i]`` of a batch.
+
+    The ids are hashes (uniform bits), so their low bits index a bitmap of q with 16 bits per element: a document's
+    id is looked up in q (binary search) only when its bit is set (1 in 16 of the ids q lacks), so the cost is a
+    streaming pass over the documents' ids, not a merge with q per document.
+    """
+    m = q.size
+    bits = 10
+    while (1 << bits) < 16 * m:
+        bits += 1
+    mask = np.uint64((1 << bits) - 1)
+    bitmap = np.zeros((1 << bits) >> 3, dtype=np.uint8)
+    for i in range(m):
+        t = np.uint64(q[i]) & mask
+        bitmap[t >> np.uint64(3)] |= np.uint8(1) << np.uint8(t & np.uint64(7))
+    out = np.zeros(docs.size, dtype=np.int64)
+    for t in range(docs.size):
+        d = docs[t]
+        c = 0
+        for j in range(offsets[d], offsets[d + 1]):
+            x = ids[j]
+            b = np.uint64(x) & mask
+            if bitmap[b >> np.uint64(3)] & (np.uint8(1) << np.uint8(b & np.uint64(7))):
+                lo, hi = 0, m
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if q[mid] < x:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                c += lo < m and q[lo] == x
+        out[t] = c
     return out

@@ -20,6 +20,7 @@ from lshdesk.core.pathnames import display, stored_name
 from lshdesk.core.persistence import session_check as check
 from lshdesk.core.persistence.atomic import write_atomic_with
 from lshdesk.core.persistence.session_read import SessionError, read_arrays, read_header
+from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import Documents, ScanResult
 from lshdesk.core.shingling import ShingleBatch
 
@@ -61,15 +62,21 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
         ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),
+        str(d.get("measure", "jaccard")),
     )
 
 
 def _pairs_arrays(prefix: str, p: Pairs) -> dict[str, np.ndarray]:
-    return {f"{prefix}.{name}": getattr(p, name) for name in ("left", "right", "estimate", "jaccard", "bands")}
+    names = ("left", "right", "estimate", "jaccard", "bands") + (
+        ("containment",) if isinstance(p, ContainmentPairs) else ()
+    )
+    return {f"{prefix}.{name}": getattr(p, name) for name in names}
 
 
 def _pairs(prefix: str, a: dict[str, np.ndarray]) -> Pairs:
-    return Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
+    p = Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
+    c = a.get(f"{prefix}.containment")  # a containment scan's pairs
+    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c) if c is not None else p
 
 
 def save_session(

@@ -15,7 +15,7 @@ from collections.abc import Generator, Sequence
 import numpy as np
 
 from lshdesk.core.clustering import group_min_similarity, groups
-from lshdesk.core.errors import NotText, ParamError, check_cancel
+from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.query.containment import find_containment
@@ -33,7 +33,7 @@ def signed_corpus(
     cache: SignatureCache | None = None,
 ) -> Generator[Progress, None, ScanResult]:
     """The scan's documents, signatures and shingle sets (its pairs: only identical signatures, to be replaced)."""
-    cheap = dataclasses.replace(params, threshold=1.0, banding=Banding(1, params.signature.k))
+    cheap = dataclasses.replace(params, threshold=1.0, banding=Banding(1, params.signature.k), measure="jaccard")
     return (yield from scan(roots, cheap, cancel, reference, cache))
 
 
@@ -46,8 +46,7 @@ def containment_scan(
 ) -> Generator[Progress, None, ScanResult]:
     """A scan whose pairs are containment pairs at ``params.threshold`` (``ContainmentPairs``: left contained in
     right); groups link documents by them. A manual banding is refused: each pair of size classes has its own."""
-    if params.banding is not None:
-        raise ParamError("a containment scan chooses bands x rows for each pair of document sizes: leave them out")
+    params = dataclasses.replace(params, measure="containment")
     signed = yield from signed_corpus(roots, params, cancel, reference, cache)
     t1 = time.perf_counter()
 

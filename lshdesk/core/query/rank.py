@@ -9,6 +9,7 @@ find few of the neighbours, and the pass costs less than reading the query file.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,19 +18,8 @@ import numpy.typing as npt
 from lshdesk.core.errors import ParamError
 from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.params import check_measure
 from lshdesk.core.shingling import ShingleBatch
-
-MEASURES = ("jaccard", "containment")
-
-
-def check_measure(measure: str) -> str:
-    """Return ``measure`` if it is one lshdesk knows, else raise with the choices."""
-    if measure not in MEASURES:
-        raise ParamError(f"measure must be {' or '.join(MEASURES)}, not {measure!r}")
-    return measure
-
-
-MAX_POOL = 50_000  # exact scores per query at most (~50 ms for documents of ~300 shingles)
 
 
 def pool_size(top: int) -> int:
@@ -49,7 +39,7 @@ def containment_from_jaccard(j: npt.ArrayLike, size_a: npt.ArrayLike, size_b: np
 def candidate_pool(j: npt.NDArray[np.float64], top: int, k: int, to_measure) -> npt.NDArray[np.int64]:
     """Documents to score exactly, from each one's Jaccard estimate ``j`` (-1: never): those whose optimistic
     measure (``to_measure`` of j + 3 standard errors + one slot) reaches the ``top``-th best pessimistic one (j - the
-    same), and at least the best ``pool_size(top)`` by estimate; at most ``MAX_POOL``.
+    same), and at least the best ``pool_size(top)`` by estimate.
 
     Where neighbours are weak (a few agreeing slots of k) the signatures cannot order them and the pool widens
     until the exact scores do: on the dev corpus a fixed pool of 64 found 82 % of the brute-force top 5.
@@ -67,8 +57,6 @@ def candidate_pool(j: npt.NDArray[np.float64], top: int, k: int, to_measure) -> 
     if len(near) < floor:
         near = np.flatnonzero(allowed)
         near = near[np.argpartition(-est[near], floor - 1)[:floor]]
-    elif len(near) > MAX_POOL:
-        near = near[np.argpartition(-est[near], MAX_POOL - 1)[:MAX_POOL]]
     return near
 
 
@@ -98,13 +86,20 @@ def jaccard_estimates(sigs: npt.NDArray, q_sig: npt.NDArray) -> npt.NDArray[np.f
 def score(
     shingles: ShingleBatch, q_ids: npt.NDArray, index: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Exact (Jaccard, C(query in document), |query ∩ document|) of the query's id set against documents ``index``."""
+    """Exact (Jaccard, C(query in document), |query ∩ document|) of the query's id set against documents ``index``
+    (a long list split between two threads: the kernel runs without the GIL)."""
     index = np.ascontiguousarray(index, dtype=np.int64)
     q_ids = np.ascontiguousarray(q_ids, dtype=shingles.ids.dtype)
-    q_off = np.array([0, len(q_ids)], dtype=np.int64)
-    inter = pair_kernels.cross_intersection_sizes(
-        q_ids, q_off, shingles.ids, shingles.offsets, np.zeros(len(index), np.int64), index
-    )
+    if len(index) < 20000:
+        inter = pair_kernels.query_intersection_sizes(q_ids, shingles.ids, shingles.offsets, index)
+    else:
+        half = len(index) // 2
+        with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-query") as pool:
+            other = pool.submit(
+                pair_kernels.query_intersection_sizes, q_ids, shingles.ids, shingles.offsets, index[half:]
+            )
+            first = pair_kernels.query_intersection_sizes(q_ids, shingles.ids, shingles.offsets, index[:half])
+            inter = np.concatenate([first, other.result()])
     union = len(q_ids) + shingles.counts()[index] - inter
     jac = np.divide(inter, union, out=np.zeros(len(index)), where=union > 0)
     cont = inter / len(q_ids) if len(q_ids) else np.zeros(len(index))

@@ -255,12 +255,14 @@ def cached_scan(
     cancel: threading.Event | None = None,
     reference: Sequence[int] = (),
     cache_path: str | None = None,
+    scan_fn: Callable[..., Generator[Progress, None, ScanResult]] = scan,
 ) -> Generator[Progress, None, ScanResult]:
-    """``scan`` with the signature cache (at ``cache_path``, else the user's cache folder), opened where the scan
-    runs (it may wait for a lock) and closed when it ends, however it ends; trouble with it becomes a warning."""
+    """``scan`` (or ``scan_fn``, called as ``scan`` is) with the signature cache (at ``cache_path``, else the user's
+    cache folder), opened where the scan runs (it may wait for a lock) and closed when it ends, however it ends;
+    trouble with it becomes a warning."""
     cache = SignatureCache.open(cache_path)
     try:
-        return (yield from scan(roots, params, cancel, reference, cache))
+        return (yield from scan_fn(roots, params, cancel, reference, cache))
     finally:
         cache.close()
 

@@ -7,6 +7,7 @@ import numpy as np
 from lshdesk.core.corpus.listing import Skipped
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence import export
+from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
@@ -32,6 +33,18 @@ class PairsModel(ArrayTableModel):
             self.set_columns([], [])
             return
         p = result.pairs
+        if isinstance(p, ContainmentPairs):  # a containment scan: A is inside B
+            self.set_columns(
+                [
+                    Column("Contained (A)", names, index=p.left),
+                    Column("Container (B)", names, index=p.right),
+                    Column("Containment", p.containment, _sim, "Share of A's shingles found in B (exact)", True),
+                    Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
+                    Column("Estimate", p.estimate, _sim, "The containment the matching slots imply", True),
+                    Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
+                ]
+            )
+            return
         self.set_columns(
             [
                 Column("Document A", names, index=p.left),

@@ -135,3 +135,22 @@ def test_dev_corpus_top5_matches_brute_force():
         found += len(set(want.index.tolist()) & set(got.index.tolist()))
     assert expected >= 80
     assert found / expected >= 0.95
+
+
+@pytest.mark.parametrize("q_size", [0, 1, 7, 300, 5000])
+def test_query_intersections_equal_python_sets(q_size):
+    """The bitmap-and-binary-search kernel against plain set intersections: empty sets, ids colliding in the
+    bitmap's low bits (multiples of 2**20 share them), queries larger than the documents."""
+    from lshdesk.core.kernels.pairs import query_intersection_sizes
+
+    rng = np.random.default_rng(q_size)
+    pool = np.unique(np.concatenate([rng.integers(0, 2**32, 20000), np.arange(40) * 2**20])).astype(np.uint32)
+    q = np.unique(rng.choice(pool, q_size, replace=False)).astype(np.uint32) if q_size else pool[:0]
+    docs = [np.unique(rng.choice(pool, int(rng.integers(0, 600)), replace=False)) for _ in range(60)]
+    offsets = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum([len(d) for d in docs], out=offsets[1:])
+    ids = np.concatenate(docs).astype(np.uint32)
+    want = [len(set(q.tolist()) & set(d.tolist())) for d in docs]
+    order = rng.permutation(len(docs)).astype(np.int64)
+    got = query_intersection_sizes(q, ids, offsets, order)
+    assert got.tolist() == [want[i] for i in order]
