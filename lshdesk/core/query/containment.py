@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, intersection_sizes
-from lshdesk.core.lsh import Candidates, candidate_pairs
+from lshdesk.core.lsh import Candidates, band_keys, candidate_pairs
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.params import Banding
 from lshdesk.core.query.rank import containment_from_jaccard
@@ -85,6 +85,35 @@ def containment_schemes(
     return out
 
 
+def cross_candidates(
+    sigs: npt.NDArray, small: npt.NDArray[np.int64], large: npt.NDArray[np.int64], banding: Banding
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Pairs (one of ``small``, one of ``large``) sharing a bucket in a band, and in how many bands: each band's
+    keys of the larger class sorted, the smaller class's keys looked up in them. Pairs inside one class are never
+    formed (banding the two classes together would form them all, and at r = 1 the big class's pairs are billions).
+    """
+    ks, kl = band_keys(sigs[small], banding), band_keys(sigs[large], banding)
+    n = max(len(sigs), 1)
+    codes: list[np.ndarray] = []
+    for band in range(banding.bands):
+        order = np.argsort(kl[:, band], kind="stable")
+        col = kl[order, band]
+        lo = np.searchsorted(col, ks[:, band], "left")
+        cnt = np.searchsorted(col, ks[:, band], "right") - lo
+        hit = np.flatnonzero(cnt)
+        if not len(hit):
+            continue
+        reps = cnt[hit]
+        start = np.repeat(lo[hit] - np.concatenate(([0], np.cumsum(reps)[:-1])), reps)
+        at = start + np.arange(int(reps.sum()))
+        codes.append(small[np.repeat(hit, reps)] * n + large[order[at]])
+    if not codes:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
+    uniq, n_bands = np.unique(np.concatenate(codes), return_counts=True)
+    return uniq // n, uniq % n, n_bands.astype(np.int64)
+
+
 def containment_candidates(
     sigs: npt.NDArray,
     counts: npt.NDArray[np.int64],
@@ -97,16 +126,14 @@ def containment_candidates(
     cls = size_classes(counts)
     parts_l, parts_r, parts_b = [], [], []
     for ci, cj, scheme in containment_schemes(counts, threshold, sigs.shape[1], fp_weight, fn_weight):
-        members = np.flatnonzero((cls == ci) | (cls == cj))
-        if len(members) < 2:
-            continue
-        c = candidate_pairs(sigs[members], scheme.banding)
-        a, b = members[c.left], members[c.right]
-        if ci != cj:  # pairs inside one class belong to that class's own scheme
-            cross = cls[a] != cls[b]
-            a, b, nb = a[cross], b[cross], c.bands[cross]
+        if ci == cj:
+            members = np.flatnonzero(cls == ci)
+            if len(members) < 2:
+                continue
+            c = candidate_pairs(sigs[members], scheme.banding)
+            a, b, nb = members[c.left], members[c.right], c.bands
         else:
-            nb = c.bands
+            a, b, nb = cross_candidates(sigs, np.flatnonzero(cls == ci), np.flatnonzero(cls == cj), scheme.banding)
         swap = (counts[a] > counts[b]) | ((counts[a] == counts[b]) & (a > b))
         parts_l.append(np.where(swap, b, a))
         parts_r.append(np.where(swap, a, b))

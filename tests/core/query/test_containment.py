@@ -105,3 +105,22 @@ def test_containment_from_jaccard_is_exact_for_exact_jaccard():
     c = containment_from_jaccard(jaccard(a, b), len(a), len(b))
     assert float(c) == pytest.approx(containment(a, b), abs=1e-12)
     assert float(containment_from_jaccard(1.0, 10, 1000)) == 1.0  # never above 1
+
+
+def test_cross_candidates_are_the_cross_pairs_of_banding_both_classes_together():
+    from lshdesk.core.lsh import candidate_pairs
+    from lshdesk.core.query.containment import cross_candidates
+
+    rng = np.random.default_rng(12)
+    sigs = rng.integers(0, 6, (300, 8), dtype=np.uint32)  # few values: many shared buckets
+    small, large = np.arange(0, 300, 3), np.setdiff1d(np.arange(300), np.arange(0, 300, 3))
+    a, b, nb = cross_candidates(sigs, small, large, Banding(8, 1))
+    c = candidate_pairs(sigs, Banding(8, 1))
+    is_small = np.isin(np.arange(300), small)
+    cross = is_small[c.left] != is_small[c.right]
+    want = {
+        ((l, r) if is_small[l] else (r, l)): n
+        for l, r, n in zip(c.left[cross].tolist(), c.right[cross].tolist(), c.bands[cross].tolist())
+    }
+    assert dict(zip(zip(a.tolist(), b.tolist()), nb.tolist())) == want
+    assert len(want) > 100
