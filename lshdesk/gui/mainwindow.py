@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for every worker thread; True if none is left running."""
-        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view)
+        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view, self.similar)
         return all([v.shutdown(timeout_ms) for v in views])
 
     # --- showing results --------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ def test_find_similar_lists_nearest_documents_with_both_measures(qtbot, scanned)
     actions = _find_similar(window, window.results.documents, window.results.docs_model, "alpha/letter.txt")
     assert [a.text() for a in actions] == ["Find similar to letter.txt…"]
     actions[0].trigger()
+    qtbot.waitUntil(lambda: window.similar.dialog is not None, timeout=5000)
     dialog = window.similar.dialog
     assert dialog is not None and dialog.isVisible()
     assert "letter.txt" in dialog.windowTitle()
@@ -64,7 +65,7 @@ def test_pairs_menu_offers_both_documents_and_skipped_files_none(qtbot, scanned)
 def test_a_new_result_closes_the_window(qtbot, scanned):
     window, _ = scanned
     window.similar.find(0)
-    assert window.similar.dialog is not None
+    qtbot.waitUntil(lambda: window.similar.dialog is not None, timeout=5000)
     window.state.set_result(None)
     qtbot.waitUntil(lambda: window.similar.dialog is None, timeout=2000)
 
