@@ -89,8 +89,8 @@ def query_intersection_sizes(q, ids, offsets, docs):  # pragma: no cover - compi
     mask = np.uint64((1 << bits) - 1)
     bitmap = np.zeros((1 << bits) >> 3, dtype=np.uint8)
     for i in range(m):
-        t = np.uint64(q[i]) & mask
-        bitmap[t >> np.uint64(3)] |= np.uint8(1) << np.uint8(t & np.uint64(7))
+        s = np.uint64(q[i]) & mask
+        bitmap[s >> np.uint64(3)] |= np.uint8(1) << np.uint8(s & np.uint64(7))
     out = np.zeros(docs.size, dtype=np.int64)
     for t in range(docs.size):
         d = docs[t]
