@@ -9,7 +9,8 @@ Not collected by pytest. Run::
 It is signed once as a scan signs it (word 3-grams, ``fast`` family, k = 128), then each query document (drawn
 from the corpus, itself left out) is ranked top 10 by exact Jaccard and by containment; latency is the ranking
 (signature pass, candidate pool, exact scores), the query's own reading and signing is timed apart. Recall: of the
-brute-force top 10 (every document scored exactly). The multi-probe alternative keeps each band's keys sorted
+brute-force top 10 (every document scored exactly), for random documents and for documents with a planted edited
+copy (gen_corpus.py's list), wall-clock and CPU time. The multi-probe alternative keeps each band's keys sorted
 (schemes 32x4, then 64x2 when the first finds fewer than the pool), looks the query's keys up and scores those.
 
 Containment: ``--contain-n`` long documents (1500-2500 words), an excerpt of each (a contiguous fifth, 2 % of its
@@ -41,7 +42,15 @@ from lshdesk.core.lsh import band_keys  # noqa: E402
 from lshdesk.core.params import Banding, ScanParams  # noqa: E402
 from lshdesk.core.query.containment import containment_schemes, find_containment  # noqa: E402
 from lshdesk.core.query.corpus import containment_scan, sign_files, signed_corpus  # noqa: E402
-from lshdesk.core.query.rank import Matches, pool_size, rank, score  # noqa: E402
+from lshdesk.core.query.rank import (  # noqa: E402
+    Matches,
+    candidate_pool,
+    containment_from_jaccard,
+    jaccard_estimates,
+    pool_size,
+    rank,
+    score,
+)
 from lshdesk.core.scan.pipeline import run  # noqa: E402
 
 DEFAULT_CORPUS = "/tmp/lshdesk-bench/synth100k"
@@ -92,6 +101,82 @@ def _recall(got: Matches, want: Matches) -> tuple[int, int]:
     return len(set(got.index.tolist()) & set(want.index.tolist())), len(want)
 
 
+def _planted(corpus: str, rel: list[str]) -> list[int]:
+    """Documents that are edited copies of another (gen_corpus.py's planted.csv beside the folder), if listed."""
+    listing = os.path.join(os.path.dirname(corpus.rstrip("/")), os.path.basename(corpus.rstrip("/")) + ".planted.csv")
+    if not os.path.isfile(listing):
+        return []
+    where = {r: i for i, r in enumerate(rel)}
+    with open(listing) as f:
+        next(f)
+        return [where[line.split(",")[0]] for line in f if line.split(",")[0] in where]
+
+
+class Timer:
+    """Wall-clock and CPU (all threads) seconds of each call: on a shared machine the CPU time shows the work."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def __call__(self, fn, *args, **kwargs):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn(*args, **kwargs)
+        self.wall.append(time.perf_counter() - w)
+        self.cpu.append(time.process_time() - c)
+        return out
+
+    def __str__(self) -> str:
+        return f"wall {_ms(self.wall)} | cpu {_ms(self.cpu)}"
+
+
+def _ranking(result, picks: list[int], label: str, index: BandIndex) -> None:
+    """Latency and recall of the full pass (both measures) and of multi-probe, for the query documents ``picks``."""
+    k = result.signatures.shape[1]
+    counts = result.shingles.counts()
+    for measure in ("jaccard", "containment"):
+        timer, hit, tot, pools = Timer(), 0, 0, []
+        for d in picks:
+            args = (result.signatures, result.shingles, result.signatures[d], result.shingles.doc(d), TOP)
+            m = timer(rank, *args, measure=measure, exclude=[d])
+            h, n = _recall(m, rank(*args, measure=measure, exclude=[d], exhaustive=True))
+            hit, tot = hit + h, tot + n
+            j = jaccard_estimates(result.signatures, result.signatures[d])
+            j[d] = -1.0
+            size = len(result.shingles.doc(d))
+            pools.append(
+                len(
+                    candidate_pool(
+                        j, TOP, k, lambda x: x if measure == "jaccard" else containment_from_jaccard(x, size, counts)
+                    )
+                )
+            )
+        print(
+            f"{label}: full pass, top {TOP} by {measure:11s} {timer}  recall {hit / max(tot, 1):.3f}, "
+            f"documents scored exactly: median {int(np.median(pools))}"
+        )
+    timer, hit, tot = Timer(), 0, 0
+    for d in picks:
+        m = timer(probe_rank, index, result, result.signatures[d], result.shingles.doc(d), d)
+        args = (result.signatures, result.shingles, result.signatures[d], result.shingles.doc(d), TOP)
+        h, n = _recall(m, rank(*args, exclude=[d], exhaustive=True))
+        hit, tot = hit + h, tot + n
+    print(f"{label}: multi-probe, top {TOP} by jaccard     {timer}  recall {hit / max(tot, 1):.3f}")
+    timer = Timer()
+    for d in picks[:20]:
+        timer(
+            rank,
+            result.signatures,
+            result.shingles,
+            result.signatures[d],
+            result.shingles.doc(d),
+            TOP,
+            exclude=[d],
+            exhaustive=True,
+        )
+    print(f"{label}: brute force (every document scored exactly) {timer}")
+
+
 def query_latency(corpus: str, n_queries: int):
     t = time.perf_counter()
     result = run(signed_corpus([corpus], ScanParams()))
@@ -101,46 +186,19 @@ def query_latency(corpus: str, n_queries: int):
     sign_files([result.docs.paths[picks[0]]], ScanParams())  # load the kernels before timing
     rank(result.signatures, result.shingles, result.signatures[0], result.shingles.doc(0), TOP)
     BandIndex(result.signatures[:10], [Banding(32, 4), Banding(64, 2)])
-    lat = []
+    timer = Timer()
     for d in picks[:50]:
-        t = time.perf_counter()
-        sign_files([result.docs.paths[d]], ScanParams())
-        lat.append(time.perf_counter() - t)
-    print(f"reading + signing a query file: {_ms(lat)}")
+        timer(sign_files, [result.docs.paths[d]], ScanParams())
+    print(f"reading + signing a query file: {timer}")
     t = time.perf_counter()
     index = BandIndex(result.signatures, [Banding(32, 4), Banding(64, 2)])
     print(f"multi-probe index (32x4 and 64x2 keys, sorted): built in {time.perf_counter() - t:.2f} s")
-    for measure in ("jaccard", "containment"):
-        lat: list[float] = []
-        hit = tot = 0
-        for d in picks:
-            args = (result.signatures, result.shingles, result.signatures[d], result.shingles.doc(d), TOP)
-            t = time.perf_counter()
-            m = rank(*args, measure=measure, exclude=[d])
-            lat.append(time.perf_counter() - t)
-            h, n = _recall(m, rank(*args, measure=measure, exclude=[d], exhaustive=True))
-            hit, tot = hit + h, tot + n
-        print(
-            f"full pass, top {TOP} by {measure:11s}: {_ms(lat)}   recall of brute-force top {TOP}: {hit / max(tot, 1):.3f}"
+    _ranking(result, picks, "any document ", index)
+    copies = _planted(corpus, result.docs.rel)
+    if copies:
+        _ranking(
+            result, rng.choice(copies, min(n_queries, len(copies)), replace=False).tolist(), "with a copy  ", index
         )
-    lat, hit, tot = [], 0, 0
-    for d in picks:
-        t = time.perf_counter()
-        m = probe_rank(index, result, result.signatures[d], result.shingles.doc(d), d)
-        lat.append(time.perf_counter() - t)
-        args = (result.signatures, result.shingles, result.signatures[d], result.shingles.doc(d), TOP)
-        h, n = _recall(m, rank(*args, exclude=[d], exhaustive=True))
-        hit, tot = hit + h, tot + n
-    print(
-        f"multi-probe,  top {TOP} by jaccard    : {_ms(lat)}   recall of brute-force top {TOP}: {hit / max(tot, 1):.3f}"
-    )
-    lat = []
-    for d in picks[:20]:
-        args = (result.signatures, result.shingles, result.signatures[d], result.shingles.doc(d), TOP)
-        t = time.perf_counter()
-        rank(*args, exclude=[d], exhaustive=True)
-        lat.append(time.perf_counter() - t)
-    print(f"brute force (every document scored exactly): {_ms(lat)}")
     return result
 
 
