@@ -76,7 +76,11 @@ def _pairs_arrays(prefix: str, p: Pairs) -> dict[str, np.ndarray]:
 def _pairs(prefix: str, a: dict[str, np.ndarray]) -> Pairs:
     p = Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
     c = a.get(f"{prefix}.containment")  # a containment scan's pairs
-    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c) if c is not None else p
+    if c is None:
+        return p
+    if c.shape != p.left.shape:
+        raise ValueError(f"{prefix}: {len(c)} containments for {len(p.left)} pairs")
+    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c)
 
 
 def save_session(

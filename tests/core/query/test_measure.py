@@ -57,3 +57,26 @@ def test_a_containment_session_round_trips(folder, tmp_path):
     assert isinstance(back.pairs, ContainmentPairs) and back.params.measure == "containment"
     assert np.array_equal(back.pairs.containment, result.pairs.containment)
     assert np.array_equal(back.candidates.containment, result.candidates.containment)
+
+
+def test_a_session_with_containments_not_matching_its_pairs_is_refused(folder, tmp_path):
+    import io
+    import zipfile
+
+    from lshdesk.core.persistence.session import SessionError
+
+    root, _ = folder
+    result = run(make_scan("local", [str(root)], ScanParams(threshold=0.8, measure="containment"), cache=False))
+    path = tmp_path / "c.lshdesk"
+    save_session(path, result)
+    with zipfile.ZipFile(path) as z:
+        header, npz = z.read("header.json"), np.load(io.BytesIO(z.read("arrays.npz")))
+        arrays = {k: npz[k] for k in npz.files}
+    arrays["pairs.containment"] = arrays["pairs.containment"][:-1]
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", header)
+        z.writestr("arrays.npz", buf.getvalue())
+    with pytest.raises(SessionError, match="containments for"):
+        load_session(path)
