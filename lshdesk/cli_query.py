@@ -6,12 +6,12 @@ import argparse
 import dataclasses
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
+from lshdesk.terminal import emit, fail, say
 
 
 def _fraction(text: str) -> float:
@@ -59,37 +59,6 @@ def add_query_parser(sub, add_signature_options: Callable, positive: Callable) -
     q.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
 
 
-def _say(text: str, end: str = "\n") -> None:
-    if sys.stderr is not None:
-        sys.stderr.write(text + end)
-        sys.stderr.flush()
-
-
-def _fail(message: str, code: int = 2) -> int:
-    _say(f"lshdesk: error: {message}")
-    return code
-
-
-def _emit(text: str, output: str | None) -> int:
-    """Write the output to standard output, or atomically to a file (a temporary file beside it, then renamed)."""
-    if not output:
-        sys.stdout.write(text)
-        return 0
-    folder = os.path.dirname(os.path.abspath(output))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".lshdesk-", suffix=".part", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-            os.replace(tmp, output)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as e:
-        return _fail(f"cannot write {output}: {e.strerror or e}", 1)
-    return 0
-
-
 def _drive(gen, quiet: bool):
     """Run a scan generator with the scan's one-line progress on a terminal; return its result."""
     from lshdesk.core.scan.pipeline import run
@@ -102,14 +71,14 @@ def _drive(gen, quiet: bool):
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
             total = f"/{p.total}" if p.total else ""
-            _say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
+            say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
 
     try:
         return run(gen, progress)
     finally:
         gen.close()
         if show:
-            _say("")
+            say("")
 
 
 def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: ScanParams, reference: list[int]) -> int:
@@ -118,22 +87,22 @@ def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: Sca
     from lshdesk.distributed.engines import make_scan
 
     if getattr(args, "engine", None) == "dask" or getattr(args, "scheduler", None):
-        return _fail("--measure containment runs on this machine only: leave out --engine dask and --scheduler")
+        return fail("--measure containment runs on this machine only: leave out --engine dask and --scheduler")
     if args.format == "html":
-        return _fail("--measure containment writes csv or json (the html report shows Jaccard pairs)")
+        return fail("--measure containment writes csv or json (the html report shows Jaccard pairs)")
     params = dataclasses.replace(params, measure="containment")
     cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
     gen = make_scan("local", paths, params, None, reference, cache=not args.no_cache, cache_path=cache_path)
     try:
         result = _drive(gen, args.quiet)
     except ScanCancelled:
-        return _fail("cancelled", 130)
+        return fail("cancelled", 130)
     if not args.quiet:
         for w in result.warnings:
-            _say(f"lshdesk: warning: {w}")
-    code = _emit(containment_csv(result) if args.format == "csv" else containment_json(result), args.output)
+            say(f"lshdesk: warning: {w}")
+    code = emit(containment_csv(result) if args.format == "csv" else containment_json(result), args.output)
     if not code and not args.quiet:
-        _say(
+        say(
             f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate "
             f"pairs, {len(result.pairs)} pairs with containment >= {params.threshold} ({result.seconds:.2f} s)"
         )
@@ -149,10 +118,10 @@ def query(args: argparse.Namespace) -> int:
 
     for p in args.files:
         if not os.path.isfile(p):
-            return _fail(f"no such file: {p}")
+            return fail(f"no such file: {p}")
     for p in args.inside:
         if not os.path.exists(p):
-            return _fail(f"no such folder or file: {p}")
+            return fail(f"no such folder or file: {p}")
     try:
         params = ScanParams(
             SignatureParams(args.shingle, args.family, args.num_perm, args.seed), corpus=CorpusOptions()
@@ -166,9 +135,9 @@ def query(args: argparse.Namespace) -> int:
             gen = cached_scan(inside, params, None, (), cache_path, signed_corpus)
         result = _drive(gen, args.quiet)
     except ScanCancelled:
-        return _fail("cancelled", 130)
+        return fail("cancelled", 130)
     except LshdeskError as e:
-        return _fail(str(e), 1)
+        return fail(str(e), 1)
     t0 = time.perf_counter()
     where = {os.path.realpath(p): i for i, p in enumerate(result.docs.paths)}
     matches = [
@@ -187,14 +156,14 @@ def query(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     if not args.quiet:
         for w in result.warnings:
-            _say(f"lshdesk: warning: {w}")
+            say(f"lshdesk: warning: {w}")
     if args.format == "csv":
         text = query_csv(result, args.files, matches)
     else:
         text = query_json(result, args.files, matches, args.measure, args.top, args.min_similarity)
-    code = _emit(text, args.output)
+    code = emit(text, args.output)
     if not code and not args.quiet:
-        _say(
+        say(
             f"lshdesk: {len(args.files)} quer{'y' if len(args.files) == 1 else 'ies'} against {len(result.docs)} documents "
             f"(signed in {result.seconds:.2f} s, ranked in {seconds * 1000:.1f} ms)"
         )

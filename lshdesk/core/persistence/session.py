@@ -75,12 +75,8 @@ def _pairs_arrays(prefix: str, p: Pairs) -> dict[str, np.ndarray]:
 
 def _pairs(prefix: str, a: dict[str, np.ndarray]) -> Pairs:
     p = Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
-    c = a.get(f"{prefix}.containment")  # a containment scan's pairs
-    if c is None:
-        return p
-    if c.shape != p.left.shape:
-        raise ValueError(f"{prefix}: {len(c)} containments for {len(p.left)} pairs")
-    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c)
+    c = a.get(f"{prefix}.containment")  # a containment scan's pairs (checked with the others: session_check)
+    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c) if c is not None else p
 
 
 def save_session(

@@ -78,5 +78,5 @@ def test_a_session_with_containments_not_matching_its_pairs_is_refused(folder, t
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("header.json", header)
         z.writestr("arrays.npz", buf.getvalue())
-    with pytest.raises(SessionError, match="containments for"):
+    with pytest.raises(SessionError, match="pairs.containment"):
         load_session(path)
