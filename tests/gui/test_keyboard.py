@@ -64,6 +64,7 @@ def test_tab_walks_the_dock_then_the_tour_and_the_view_in_order(qtbot, active, c
         p.k,
         p.seed,
         p.family,
+        p.measure,
         p.threshold,
         p.auto,
         f.button,
