@@ -121,7 +121,9 @@ def to_json(result: ScanResult) -> str:
             "rows": result.banding.rows,
         },
         "documents": [{**name_fields(n), "shingles": int(c)} for n, c in zip(exact, result.shingles.counts().tolist())],
-        "skipped": [{**name_fields(skipped_name(result, s.path)), "reason": display(s.reason)} for s in result.skipped],
+        "skipped": [
+            {**name_fields(skipped_name(result, s.path)), "reason": display(s.describe())} for s in result.skipped
+        ],
         "pairs": [
             {**name_fields(exact[a], "a"), **name_fields(exact[b], "b"), **_scores(e, j, n)}
             for a, b, e, j, n in pair_indices(result)

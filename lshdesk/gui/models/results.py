@@ -62,7 +62,7 @@ class DocumentsModel(ArrayTableModel):
         self._n_docs = n
         status = ["document"] * n + ["skipped"] * m
         path = list(names) + [display(export.skipped_name(result, s.path)) for s in skipped]  # named as documents are
-        note = [""] * n + [display(s.reason) for s in skipped]
+        note = [""] * n + [display(s.describe("gui")) for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
         self.set_columns(
             [
