@@ -31,6 +31,9 @@ def explain_empty(result, seed: int = 0) -> str:
 def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
     """The highest exact similarity over all pairs (few documents), else the candidates, else a random sample."""
     n = len(result.docs)
+    sh = result.shingles
+    if len(sh.ids) < int(sh.offsets[-1]):  # the shingle sets stayed on a cluster's workers: candidates only
+        return (float(result.candidates.jaccard.max()), "candidates") if len(result.candidates) else (None, "")
     if n * (n - 1) // 2 <= SAMPLED_PAIRS:
         left, right = np.triu_indices(n, k=1)
         seen = "all"

@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Each stage's name for people, shared by the CLI and the GUI.
+STAGE_WORDS = {
+    "connecting": "Connecting to the cluster",
+    "listing": "Listing files",
+    "compiling": "Compiling the kernels (first use of these settings; a few seconds)",
+    "reading": "Reading and hashing",
+    "estimating": "Estimating the candidate pairs",
+    "banding": "Banding",
+    "verifying": "Verifying candidate pairs",
+    "grouping": "Grouping",
+    "done": "Done",
+}
+
 # What each stage counts, for people (a stage not listed counts nothing: its total is 0).
 UNITS = {
     "listing": "files",

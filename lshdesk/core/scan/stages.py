@@ -29,6 +29,7 @@ from lshdesk.core.shingling import ShingleBatch
 
 STEP_COST = 1 << 23  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
 SPLIT_COST = 1 << 20  # a step this large is split between two threads
+LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer wait is compiling
 Clock = Callable[[], float]
 
 
@@ -42,11 +43,13 @@ def start_compiling(sp: SignatureParams, family: HashFamily) -> threading.Event:
 def compile_stage(
     done: threading.Event, cancel: threading.Event | None, clock: Clock
 ) -> Generator[Progress, None, None]:
-    """Wait for ``start_compiling``, reporting "compiling" while it takes longer than a glance; a cancel stops
+    """Wait for ``start_compiling``, reporting "compiling" once it takes longer than loading; a cancel stops
     the wait (compiling itself cannot be interrupted: it ends on its own, in seconds)."""
+    t0 = time.perf_counter()
     while not done.wait(0.05):
         check_cancel(cancel)
-        yield Progress("compiling", 0, 0, clock())
+        if time.perf_counter() - t0 > LOADING_SECONDS:
+            yield Progress("compiling", 0, 0, clock())
 
 
 def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> None:

@@ -178,3 +178,23 @@ def test_an_empty_result_is_explained(tmp_path):
     assert explain_empty(plain).startswith("no pair of documents reaches 0.50; the most similar is 0.")
     found = run(scan([str(nest)], ScanParams(threshold=0.5)))
     assert len(found.pairs) and explain_empty(found) == ""
+
+
+def test_a_long_wait_for_the_kernels_is_reported_as_compiling_and_can_be_cancelled():
+    from lshdesk.core.scan.stages import compile_stage, stopwatch
+
+    ready = threading.Event()
+    ready.set()
+    assert list(compile_stage(ready, None, stopwatch())) == []  # loaded: nothing to say
+    slow = threading.Event()
+    threading.Timer(0.8, slow.set).start()
+    reports = list(compile_stage(slow, None, stopwatch()))
+    assert reports and {p.stage for p in reports} == {"compiling"}
+    cancel = threading.Event()
+    gen = compile_stage(threading.Event(), cancel, stopwatch())
+    next(gen)  # reported after the loading time
+    cancel.set()
+    t0 = time.perf_counter()
+    with pytest.raises(ScanCancelled):
+        next(gen)
+    assert time.perf_counter() - t0 < 0.2
