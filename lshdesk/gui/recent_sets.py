@@ -8,11 +8,15 @@ import os
 from PySide6.QtCore import QSettings
 
 KEY = "recent/sets"
+LEGACY_KEY = "recent/folders"
 MAX_RECENT = 8
 
 
 def recent_sets(settings: QSettings) -> list[tuple[list[str], set[str]]]:
     """(folders, reference folders) most recent first; a damaged or foreign value reads as no entry."""
+    if settings.value(KEY) is None:  # recent single folders kept by earlier versions
+        old = settings.value(LEGACY_KEY, [])
+        return [([str(f)], set()) for f in ([old] if isinstance(old, str) else old or [])][:MAX_RECENT]
     try:
         raw = json.loads(str(settings.value(KEY, "[]") or "[]"))
     except ValueError:
