@@ -39,7 +39,8 @@ class Estimate:
             faster += " or use word shingles"
         elif shingle.n < 3:
             faster += " or use longer word shingles (word:3)"
-        return f"about {human_count(self.pairs)} candidate pairs, ~{human_seconds(self.seconds)}; {faster} to go faster"
+        took = "under a second" if self.seconds < 1 else f"~{human_seconds(self.seconds)}"
+        return f"about {human_count(self.pairs)} candidate pairs, {took}; {faster} to go faster"
 
 
 def estimate_candidates(

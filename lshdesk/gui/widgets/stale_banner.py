@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel
+from PySide6.QtWidgets import QLabel
 
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence.export import folder_labels
@@ -36,24 +36,23 @@ def stale_note(result: ScanResult | None, folders: list[str], reference: set[str
         changed.append(f"with {_params_words(p)}{files}")
     if not changed:
         return ""
-    return f"Out of date: these results are {' '.join(changed)}. Press Scan (F5) to update them."
+    return f"<b>Out of date:</b> these results are {' '.join(changed)}. Press Scan (F5) to update them."
 
 
-class StaleBanner(QFrame):
+class StaleBanner(QLabel):
     """Follows the state; shown only while the result on screen does not match the folders and parameters."""
 
     def __init__(self, state: AppState, parent=None) -> None:
         super().__init__(parent)
         self.state = state
+        self.label = self  # the text, for tests and readers that look for it
         self.setObjectName("stale_banner")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("#stale_banner { background: palette(alternate-base); border-left: 4px solid #d08c00; }")
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setAccessibleName("Results out of date")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(8, 4, 8, 4)
-        lay.addWidget(self.label, 1)
+        self.setWordWrap(True)
+        self.setMinimumWidth(60)  # wraps rather than widening the window (and then gets the height it needs)
+        self.setAccessibleName("Results out of date")
+        self.setStyleSheet(
+            "#stale_banner { background: palette(alternate-base); border-left: 4px solid #d08c00; padding: 4px 8px; }"
+        )
         for signal in (state.foldersChanged, state.paramsChanged, state.resultChanged):
             signal.connect(self.refresh)
         self.refresh()
@@ -61,5 +60,5 @@ class StaleBanner(QFrame):
     def refresh(self, *_args) -> None:
         s = self.state
         note = stale_note(s.result, s.folders, s.reference, s.params)
-        self.label.setText(note)
+        self.setText(note)
         self.setVisible(bool(note))

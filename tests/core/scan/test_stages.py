@@ -198,3 +198,11 @@ def test_a_long_wait_for_the_kernels_is_reported_as_compiling_and_can_be_cancell
     with pytest.raises(ScanCancelled):
         next(gen)
     assert time.perf_counter() - t0 < 0.2
+
+
+def test_the_warning_says_under_a_second_rather_than_a_tilde_before_less_than():
+    quick = estimate.Estimate(2e6, 0.4, 1500, 6220)
+    assert (
+        quick.warning(ShingleSpec("word", 3))
+        == "about 2.0 M candidate pairs, under a second; raise the threshold to go faster"
+    )
