@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,8 +28,9 @@ from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingling import ShingleBatch
 
-STEP_COST = 1 << 23  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
-SPLIT_COST = 1 << 20  # a step this large is split between two threads
+STEP_COST = 1 << 22  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
+THREADS = 2  # verification steps run on two threads
+STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
 LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer wait is compiling
 Clock = Callable[[], float]
 
@@ -72,18 +74,32 @@ def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> Non
 def band_stage(
     sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray | None, cancel: threading.Event | None, clock: Clock
 ) -> Generator[Progress, None, Candidates]:
-    """``lsh.candidate_pairs`` a band at a time (pairs inside one side of the reference split dropped per band)."""
+    """``lsh.candidate_pairs`` a few bands at a time (as many as take about ``STEP_SECONDS``), pairs inside one
+    side of the reference split dropped per step; each step's sorted pair codes are merged as a binary counter
+    merges (runs of similar size), so merging costs O(pairs x log steps) and no step is long."""
     n, b = len(sigs), banding.bands
     banding.check(sigs.shape[1])
     sigs = np.ascontiguousarray(sigs)
-    uniq, counts = np.zeros(0, np.int64), np.zeros(0, np.int64)
-    for band in range(b):
+    runs: list[tuple[npt.NDArray, npt.NDArray]] = []
+    band, width = 0, 1
+    while band < b:
         check_cancel(cancel)
-        codes = banding_kernels.band_pair_codes(sigs, band, band + 1, banding.rows)
+        t0 = time.perf_counter()
+        hi = min(b, band + width)
+        codes = banding_kernels.band_pair_codes(sigs, band, hi, banding.rows)
         if is_ref is not None and len(codes):
             codes = codes[is_ref[codes // n] != is_ref[codes % n]]
-        uniq, counts = _merge_counts(uniq, counts, *np.unique(codes, return_counts=True))
-        yield Progress("banding", band + 1, b, clock())
+        runs.append(np.unique(codes, return_counts=True))
+        while len(runs) > 1 and len(runs[-2][0]) <= 2 * len(runs[-1][0]):
+            runs.append(_merge_counts(*runs.pop(-2), *runs.pop()))
+        spent = time.perf_counter() - t0
+        width = max(1, min(2 * width, int(width * STEP_SECONDS / spent))) if spent > 0 else 2 * width
+        band = hi
+        yield Progress("banding", band, b, clock())
+    uniq, counts = np.zeros(0, np.int64), np.zeros(0, np.int64)
+    while runs:
+        check_cancel(cancel)
+        uniq, counts = _merge_counts(*runs.pop(), uniq, counts)
     return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts.astype(np.int64))
 
 
@@ -115,38 +131,39 @@ def verify_stage(
     cancel: threading.Event | None,
     clock: Clock,
 ) -> Generator[Progress, None, tuple[Pairs, Pairs]]:
-    """``clustering.verify`` in steps of bounded cost, each split between two threads when large."""
+    """``clustering.verify`` in steps of bounded cost, two at a time on two threads."""
     left = np.ascontiguousarray(cands.left, dtype=np.int64)
     right = np.ascontiguousarray(cands.right, dtype=np.int64)
     counts = shingles.counts().astype(np.int64)
     cost = counts[left] + counts[right] + 16
     inter = np.zeros(len(left), dtype=np.int64)
     est = np.zeros(len(left), dtype=np.float64)
-    cum = np.cumsum(cost)
+    ends = step_ends(cost).tolist()
     yield Progress("verifying", 0, len(left), clock())
-    with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify") as pool:
-        lo = 0
-        for hi in step_ends(cost).tolist():
+    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
+    try:  # each thread takes the next step; reports follow the oldest step, so they come in order
+        in_flight: deque = deque()
+        for k, hi in enumerate(ends):
             check_cancel(cancel)
-            before = int(cum[lo - 1]) if lo else 0
-            mid = hi
-            if cum[hi - 1] - before >= SPLIT_COST and hi - lo > 1:  # the later half on the helper thread
-                mid = min(hi - 1, max(lo + 1, int(np.searchsorted(cum, (before + int(cum[hi - 1])) // 2))))
-            other = pool.submit(_inter, shingles, left, right, mid, hi, inter) if mid < hi else None
-            _inter(shingles, left, right, lo, mid, inter)
-            est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
-            if other is not None:
-                other.result()
-            lo = hi
-            yield Progress("verifying", hi, len(left), clock())
+            lo = ends[k - 1] if k else 0
+            in_flight.append((pool.submit(_verify_step, shingles, sigs, left, right, lo, hi, inter, est), hi))
+            while len(in_flight) >= THREADS or (k == len(ends) - 1 and in_flight):
+                check_cancel(cancel)
+                future, done = in_flight.popleft()
+                future.result()
+                yield Progress("verifying", done, len(left), clock())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # at most the steps running now finish
     union = counts[left] + counts[right] - inter
     jac = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
     scored = Pairs(left, right, est, jac, cands.bands)
     return scored, verified(scored, threshold)
 
 
-def _inter(shingles: ShingleBatch, left, right, lo: int, hi: int, out: npt.NDArray) -> None:
-    out[lo:hi] = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
+def _verify_step(shingles: ShingleBatch, sigs, left, right, lo: int, hi: int, inter, est) -> None:
+    """Intersections and estimates of the candidates ``lo:hi`` (compiled, without the GIL), written in place."""
+    inter[lo:hi] = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
+    est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
 
 
 def group_stage(
