@@ -212,5 +212,6 @@ def test_lshdesk_gui_with_a_session_file_opens_the_session(qtbot, window, settin
     assert not fresh.is_scanning()  # shown, not scanned as a folder
     assert fresh.state.folders == [str(root / "alpha")]
     assert len(fresh.state.result.pairs) == len(window.state.result.pairs)
+    assert fresh.stale.isHidden()  # the session's folders and parameters are the ones on screen
     assert all(str(path) not in a.text() for a in fresh.recent_menu.actions())
     assert fresh.shutdown()
