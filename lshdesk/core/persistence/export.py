@@ -42,7 +42,7 @@ def exact_paths(result: ScanResult) -> list[str]:
 def folder_labels(roots) -> list[str]:
     """A short name for each root that tells it from the others: its last path part, or as many more parts as it
     takes ('docs', 'old/docs' and 'new/docs')."""
-    parts = [os.path.normpath(os.path.abspath(r)).split(os.sep) for r in roots]
+    parts = [display(os.path.normpath(os.path.abspath(r))).split(os.sep) for r in roots]
     depth = [1] * len(parts)
     while True:
         labels = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
@@ -54,14 +54,13 @@ def folder_labels(roots) -> list[str]:
 
 
 def short_paths(result: ScanResult) -> list[str]:
-    """Each document's name on screen: relative to its folder, after the folder's short name when there are
-    several folders ('docs/a.txt', 'ref/a.txt'; absolute paths look alike once cut to fit a column)."""
+    """Each document's name on screen (valid UTF-8): relative to its folder, after the folder's short name when there
+    are several folders ('docs/a.txt', 'ref/a.txt'; absolute paths look alike once cut to fit a column)."""
     if _one_folder(result):
-        return list(result.docs.rel)
+        return display_paths(result)
     labels, files = folder_labels(result.roots), _file_roots(result)
-    return [
-        labels[r] if r in files else f"{labels[r]}/{rel}" for r, rel in zip(result.docs.root.tolist(), result.docs.rel)
-    ]
+    roots = result.docs.root.tolist()
+    return [display(labels[r] if r in files else f"{labels[r]}/{rel}") for r, rel in zip(roots, result.docs.rel)]
 
 
 def _join(root: str, rel: str, is_file: bool) -> str:
