@@ -58,10 +58,10 @@ class FileOptions(QWidget):
             "Read every file: unknown file types, and tool and version-control folders (.git, node_modules, ...)"
         )
         self.max_mb = QDoubleSpinBox()
-        self.max_mb.setRange(0.1, 100_000.0)
+        self.max_mb.setRange(0.1, 9_999.9)  # (a short maximum keeps the box, and the side panel, narrow)
         self.max_mb.setDecimals(1)
         self.max_mb.setSuffix(" MB")
-        self.max_mb.setPrefix("at most ")
+        self.max_mb.setPrefix("≤ ")
         self.max_mb.setToolTip("Size cap: larger files are skipped (listed with their size)")
         self.max_mb.setAccessibleName("Size cap")
         lay = QVBoxLayout(self)
