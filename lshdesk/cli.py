@@ -159,7 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.persistence import export
+    from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scan.pipeline import run
+    from lshdesk.core.scan.progress import STAGE_WORDS
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -200,11 +202,14 @@ def _scan(args: argparse.Namespace) -> int:
     last = [0.0]
 
     def progress(p) -> None:
+        if p.warning and not args.quiet:
+            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
         now = time.monotonic()
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
-            total = f"/{p.total}" if p.total else ""
-            say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
+            count = f"{p.done:,}/{p.total:,} {p.unit}" if p.total else (f"{p.done:,} {p.unit}" if p.unit else "")
+            line = f"{STAGE_WORDS.get(p.stage, p.stage)}: {count}" if count else STAGE_WORDS.get(p.stage, p.stage)
+            say(f"\r{line}  {p.elapsed:6.1f} s\033[K", end="")
 
     if engine == "dask" and args.scheduler:
         from lshdesk.distributed.cluster import check_scheduler
@@ -247,6 +252,8 @@ def _scan(args: argparse.Namespace) -> int:
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
             f"(bands x rows {result.banding}, {result.seconds:.2f} s)"
         )
+        if not len(result.pairs):
+            say(f"lshdesk: {explain_empty(result)}")
     return 0
 
 

@@ -63,9 +63,14 @@ def verify(cands: Candidates, sigs: npt.NDArray, shingles: ShingleBatch, thresho
     """(all candidates scored, verified pairs with exact similarity >= threshold sorted by similarity descending)."""
     jac = exact_jaccard(shingles, cands.left, cands.right)
     scored = Pairs(cands.left, cands.right, estimate_pairs(sigs, cands.left, cands.right), jac, cands.bands)
+    return scored, verified(scored, threshold)
+
+
+def verified(scored: Pairs, threshold: float) -> Pairs:
+    """The scored pairs whose exact similarity is at least the threshold, by similarity descending."""
+    jac = scored.jaccard
     keep = np.flatnonzero(jac >= threshold - 1e-12)
-    order = keep[np.lexsort((cands.right[keep], cands.left[keep], -jac[keep]))]
-    return scored, scored.take(order)
+    return scored.take(keep[np.lexsort((scored.right[keep], scored.left[keep], -jac[keep]))])
 
 
 def groups(n_docs: int, left: npt.NDArray, right: npt.NDArray) -> list[npt.NDArray[np.int64]]:

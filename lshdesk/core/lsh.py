@@ -65,7 +65,7 @@ def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    all_codes = banding_kernels.band_pair_codes(np.ascontiguousarray(sigs), banding.bands, banding.rows)
+    all_codes = banding_kernels.band_pair_codes(np.ascontiguousarray(sigs), 0, banding.bands, banding.rows)
     all_codes.sort()
     if len(all_codes):
         edges = np.flatnonzero(np.concatenate(([True], all_codes[1:] != all_codes[:-1], [True])))

@@ -133,7 +133,7 @@ def _scan(
     )
     n = len(docs)
 
-    yield Progress("banding", 0, n, g.elapsed())
+    yield Progress("banding", 0, n, g.elapsed(), "documents")
     if n >= 2:
         cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
         scored = yield from _score(g, signed, bounds, cands, n, "banding")
@@ -218,7 +218,7 @@ def _score(
 
     def report(finished: list[int]) -> Progress:
         done[0] += len(finished)
-        return Progress(stage, n * done[0] // total, n, g.elapsed())
+        return Progress(stage, n * done[0] // total, n, g.elapsed(), "documents")
 
     yield from g.watch(needs, report)
     need: list[list[int]] = g.client.gather(needs)

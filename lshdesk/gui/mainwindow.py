@@ -32,6 +32,7 @@ from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
+from lshdesk.gui.widgets.stale_banner import StaleBanner
 from lshdesk.gui.widgets.tour import Tour
 
 LEARN_MAX_DOCS = 200  # 'use my files' in the lessons reads at most this many documents (of at most 1 MB each)
@@ -57,9 +58,8 @@ class MainWindow(QMainWindow):
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")
         self.dock.setWidget(self.side)
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        )
+        feature = QDockWidget.DockWidgetFeature
+        self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.results = ResultsView()
         self.side_by_side = SideBySide()
@@ -82,9 +82,10 @@ class MainWindow(QMainWindow):
         central_lay = QVBoxLayout(central)
         central_lay.setContentsMargins(0, 4, 0, 0)
         central_lay.addWidget(self.tour)
+        self.stale = StaleBanner(self.state)  # says when the results no longer match the folders and parameters
+        central_lay.addWidget(self.stale)
         central_lay.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-
         self.progress = ProgressArea()
         self.counts = QLabel()
         self.statusBar().addWidget(self.progress, 1)
@@ -159,7 +160,7 @@ class MainWindow(QMainWindow):
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
-        self.names = export.display_paths(result) if result is not None else []
+        self.names = export.short_paths(result) if result is not None else []
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
         self.signature_view.set_result(result, self.names)

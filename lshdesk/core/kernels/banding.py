@@ -44,9 +44,10 @@ def band_keys(sigs, bands, rows):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def band_pair_codes(sigs, bands, rows):  # pragma: no cover - compiled
-    """Pairs of documents with equal keys in a band, coded ``lo * n + hi``, every band in turn (a pair once per
-    band it shares). One band's keys at a time (as ``band_keys``), so no ``(bands, n)`` array is held.
+def band_pair_codes(sigs, band_lo, band_hi, rows):  # pragma: no cover - compiled
+    """Pairs of documents with equal keys in a band, coded ``lo * n + hi``, bands ``band_lo .. band_hi - 1`` in
+    turn (a pair once per band it shares). One band's keys at a time (as ``band_keys``), so no ``(bands, n)``
+    array is held; a scan calls it band by band, so it can report progress and stop between bands.
 
     Most keys of a band are unique: two bitmaps of the keys' top bits (seen once, seen again), small enough for
     the cache, pick the few documents whose key may repeat; only those enter an open-addressing hash table.
@@ -71,7 +72,7 @@ def band_pair_codes(sigs, bands, rows):  # pragma: no cover - compiled
     nxt = np.empty(n, dtype=np.int64)
     out = np.empty(max(16, n), dtype=np.int64)
     o = 0
-    for band in range(bands):
+    for band in range(band_lo, band_hi):
         for d in range(n):
             h = _K0
             for j in range(band * rows, (band + 1) * rows):

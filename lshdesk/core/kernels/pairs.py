@@ -109,3 +109,19 @@ def query_intersection_sizes(q, ids, offsets, docs):  # pragma: no cover - compi
                 c += lo < m and q[lo] == x
         out[t] = c
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def rows_min_jaccard(ids, offsets, members, p_lo, p_hi):  # pragma: no cover - compiled
+    """The lowest exact Jaccard of pairs ``(members[p], members[q])``, ``p_lo <= p < p_hi``, ``q > p`` (1.0 if none):
+    one large group's pairs, a block of rows at a time."""
+    best = 1.0
+    for p in range(p_lo, p_hi):
+        ca = offsets[members[p] + 1] - offsets[members[p]]
+        for q in range(p + 1, members.size):
+            inter = _intersect(ids, offsets, members[p], members[q])
+            union = ca + offsets[members[q] + 1] - offsets[members[q]] - inter
+            j = inter / union if union > 0 else 0.0
+            if j < best:
+                best = j
+    return best

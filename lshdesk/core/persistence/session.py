@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from lshdesk.core.clustering import Pairs
-from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.corpus.listing import FIXES, Skipped
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
@@ -97,7 +97,7 @@ def save_session(
         "banding": {"bands": result.banding.bands, "rows": result.banding.rows},
         "paths": [stored_name(p) for p in result.docs.paths],
         "rel": [stored_name(r) for r in result.docs.rel],
-        "skipped": [{"path": stored_name(s.path), "reason": display(s.reason)} for s in result.skipped],
+        "skipped": [{"path": stored_name(s.path), "reason": display(s.reason), "fix": s.fix} for s in result.skipped],
         "seconds": result.seconds,
         "selection": list(selection),
         "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
@@ -213,7 +213,8 @@ def _build(header: dict[str, Any], a: dict[str, np.ndarray]) -> tuple[ScanResult
     for s in check.field(header, "skipped", list):
         if not isinstance(s, dict) or not isinstance(s.get("reason"), str):
             raise SessionError("its header lists a skipped file without a reason")
-        skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"]))
+        fix = s.get("fix", "")  # how to read it anyway: one of FIXES, else nothing
+        skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"], fix if fix in FIXES else ""))
     sizes = a["groups.sizes"]
     groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
     result = ScanResult(

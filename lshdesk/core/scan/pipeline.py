@@ -20,15 +20,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.clustering import Pairs, group_min_similarity, groups, verify
+from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
-from lshdesk.core.errors import check_cancel
+from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
+from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Listing, index_batches, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.progress import Progress
+from lshdesk.core.scan.stages import band_stage, compile_stage, group_stage, start_compiling, verify_stage
 from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -36,16 +39,6 @@ from lshdesk.core.threads import wait_for
 
 BATCH_FILES = 512  # files per batch at most (and at most frontend.BATCH_BYTES of them, unless one file is larger)
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a scan is: a stage name, items done of total (total 0 = unknown yet), and seconds since start."""
-
-    stage: str
-    done: int
-    total: int
-    elapsed: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -152,13 +145,25 @@ def scan(
 ) -> Generator[Progress, None, ScanResult]:
     """Scan folders (or files) for near-duplicate documents; ``reference`` lists indices of reference folders.
 
-    With a ``cache``, files found there unchanged are not read again, and the others are remembered.
+    With a ``cache``, files found there unchanged are not read again, and the others are remembered. Before
+    verifying, a report of stage "estimating" carries the expected number of candidate pairs (``done``) and, when
+    that is large, a ``warning``: the driver goes on, or sets ``cancel`` to stop. Every fold being a reference
+    folder is refused (there would be nothing to compare them with).
     """
+    if reference and set(range(len(roots))) <= set(reference):
+        raise ParamError(
+            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
+        )
     t0 = time.perf_counter()
+
+    def clock() -> float:
+        return time.perf_counter() - t0
+
     stage_t: dict[str, float] = {}
     sp = params.signature
     banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
     family = make_family(sp)
+    compiled = start_compiling(sp, family)  # while the files are listed
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
@@ -171,6 +176,8 @@ def scan(
             check_cancel(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
+    yield from compile_stage(compiled, cancel, clock)
+    stage_t["compiling"] = clock() - sum(stage_t.values())
 
     use = _CacheUse(cache, sp, family, files) if cache is not None and cache.enabled else None
     kept: list[int] = []
@@ -218,14 +225,16 @@ def scan(
         np.array([files.mtime[i] for i in kept], dtype=np.int64),
     )
     del files
-    yield Progress("banding", 0, 1, time.perf_counter() - t0)
-    candidates, pairs = find_pairs(sigs, shingles, banding, params.threshold, docs.root, reference)
-    stage_t["banding+verifying"] = time.perf_counter() - t0 - sum(stage_t.values())
+    is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
+    est = estimate_candidates(sigs, shingles, banding, is_ref)
+    yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(sp.shingle))
     check_cancel(cancel)
-    yield Progress("grouping", 0, 1, time.perf_counter() - t0)
-    comps = groups(len(docs), pairs.left, pairs.right)
-    group_min = group_min_similarity(comps, shingles)
-    stage_t["grouping"] = time.perf_counter() - t0 - sum(stage_t.values())
+    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
+    stage_t["banding"] = clock() - sum(stage_t.values())
+    candidates, pairs = yield from verify_stage(cands, sigs, shingles, params.threshold, cancel, clock)
+    stage_t["verifying"] = clock() - sum(stage_t.values())
+    comps, group_min = yield from group_stage(len(docs), pairs, shingles, cancel, clock)
+    stage_t["grouping"] = clock() - sum(stage_t.values())
     check_cancel(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)

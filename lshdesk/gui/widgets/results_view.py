@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QMenu,
     QTableView,
@@ -21,12 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
 
-PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
+PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
+DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
 REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
 SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
 GROUP_MODES = (
@@ -141,7 +143,12 @@ class ResultsView(QWidget):
         bar.addWidget(self.group_mode)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        self.empty = QLabel()  # why there is no pair, when there is none
+        self.empty.setWordWrap(True)
+        self.empty.setAccessibleName("Why no pair was found")
+        self.empty.setContentsMargins(6, 4, 6, 4)
         lay.addLayout(bar)
+        lay.addWidget(self.empty)
         lay.addWidget(self.tabs)
         self.group_mode.setVisible(False)
         self.tabs.currentChanged.connect(lambda i: self.group_mode.setVisible(self.tabs.widget(i) is self.groups))
@@ -176,7 +183,13 @@ class ResultsView(QWidget):
         _size_columns(self.pairs, PAIR_WIDTHS)
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
         _size_columns(self.documents, DOC_WIDTHS)
+        several = result is not None and len(result.roots) > 1  # several folders: which one each document is from
+        self.documents.setColumnHidden(6, not several)
+        self.pairs.setColumnHidden(5, not several)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+        why = explain_empty(result) if result is not None else ""
+        self.empty.setText(f"No pairs: {why}." if why else "")
+        self.empty.setVisible(bool(why))
         self._count_tabs()
 
     def _show_groups(self) -> None:
