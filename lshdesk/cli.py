@@ -16,6 +16,8 @@ import time
 
 from lshdesk import __version__
 from lshdesk.cli_query import add_measure_option, add_query_parser
+from lshdesk.cli_storage import add_storage_option
+from lshdesk.core.corpus.sources import is_url, same_root
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
 
@@ -95,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("paths", nargs="*", metavar="PATH")
 
     s = sub.add_parser("scan", help="scan folders and print the near-duplicate pairs")
-    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files) to scan")
+    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files, or URLs such as s3://bucket/prefix)")
     s.add_argument("--threshold", "-t", type=_threshold, default=0.8, help="similarity a pair must reach (default 0.8)")
     _add_signature_options(s)
     s.add_argument("--bands", "-b", type=_positive, help="bands (with --rows; default: chosen for the threshold)")
@@ -107,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a reference folder: its documents are compared only with the others (repeatable)",
     )
+    add_storage_option(s)
     s.add_argument(
         "--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)"
     )
@@ -172,9 +175,9 @@ def _scan(args: argparse.Namespace) -> int:
     if (args.bands is None) != (args.rows is None):
         return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
     for p in list(args.paths) + list(args.reference):
-        if not os.path.exists(p):
+        if not is_url(p) and not os.path.exists(p):  # a URL is checked when it is listed
             return fail(f"no such folder or file: {p}")
-    same = os.path.realpath  # 'docs', 'docs/' and './docs' are one folder
+    same = same_root  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
     try:
@@ -188,6 +191,7 @@ def _scan(args: argparse.Namespace) -> int:
                 args.all_files,
                 max(1, int(args.max_size * 2**20)),
                 args.formats,
+                tuple(args.storage_option),
             ),
         )
     except LshdeskError as e:
@@ -296,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
-        return fail(str(e))
+        return fail(str(e), getattr(e, "exit_code", 2))
     except KeyboardInterrupt:
         return end_now(fail("interrupted", 130), argv)
     except MemoryError:

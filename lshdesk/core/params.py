@@ -98,6 +98,8 @@ class CorpusOptions:
     all_files: bool = False
     max_bytes: int = 20 * 1024 * 1024
     formats: frozenset[str] | None = None  # format ids to read (txt, pdf, docx, ...); None: all of them
+    # fsspec options for URL roots, (KEY, VALUE text) pairs: may hold secrets, so never shown nor saved in sessions
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.max_bytes < 1:

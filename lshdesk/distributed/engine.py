@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, groups
-from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.sources import is_url, walk
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
@@ -84,7 +85,7 @@ def _scan(
             yield Progress("listing", len(files), 0, g.elapsed())
     stage_t["listing"] = g.elapsed() - sum(stage_t.values())
 
-    if files:
+    if files and not is_url(files[0].path):  # objects in storage: each worker reads them from the store itself
         _check_visible(g.client, files[0].path)
     parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
     with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch

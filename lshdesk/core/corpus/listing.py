@@ -214,12 +214,27 @@ def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptio
         )
         yield Skipped(path, f"not a regular file ({kind})")
         return
+    yield judge(path, index, rel, name, st.st_size, st.st_mtime_ns, options, st.st_ino, st.st_ctime_ns)
+
+
+def judge(
+    path: str,
+    index: int,
+    rel: str,
+    name: str,
+    size: int,
+    version: int,
+    options: CorpusOptions,
+    ino: int = 0,
+    ctime_ns: int = 0,
+) -> SourceFile | Skipped:
+    """A listed file (local or in object storage; ``version``: its mtime_ns or the object's version) to read, or
+    skipped by the patterns, formats, emptiness or size cap."""
     reason = _wanted(rel, name, options)
     if reason:
-        yield Skipped(path, reason, "all-files" if reason.startswith("not a text file type") else "")
-    elif st.st_size == 0:
-        yield Skipped(path, "empty file")
-    elif st.st_size > options.max_bytes:
-        yield Skipped(path, _size_reason(st.st_size, options.max_bytes), "size-cap")
-    else:
-        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+        return Skipped(path, reason, "all-files" if reason.startswith("not a text file type") else "")
+    if size == 0:
+        return Skipped(path, "empty file")
+    if size > options.max_bytes:
+        return Skipped(path, _size_reason(size, options.max_bytes), "size-cap")
+    return SourceFile(path, index, rel, size, version, ino, ctime_ns)

@@ -7,6 +7,7 @@ import io
 import json
 import os
 
+from lshdesk.core.corpus.sources import is_url, root_path
 from lshdesk.core.pathnames import display, name_fields
 from lshdesk.core.scan.pipeline import ScanResult
 
@@ -16,14 +17,13 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run a
 def _file_roots(result: ScanResult) -> set[int]:
     """The roots that were single files, not folders: told from the scan's own data (the disk may have changed)."""
     return {
-        int(r)
-        for r, path in zip(result.docs.root.tolist(), result.docs.paths)
-        if os.path.abspath(result.roots[r]) == path
+        int(r) for r, path in zip(result.docs.root.tolist(), result.docs.paths) if root_path(result.roots[r]) == path
     }
 
 
 def _one_folder(result: ScanResult) -> bool:
-    return len(result.roots) == 1 and 0 not in _file_roots(result)
+    """One local folder: names relative to it (documents in object storage are always named by their full URL)."""
+    return len(result.roots) == 1 and not is_url(result.roots[0]) and 0 not in _file_roots(result)
 
 
 def display_paths(result: ScanResult) -> list[str]:
@@ -65,7 +65,9 @@ def short_paths(result: ScanResult) -> list[str]:
 
 def _join(root: str, rel: str, is_file: bool) -> str:
     if is_file:
-        return root.replace(os.sep, "/")
+        return root_path(root) if is_url(root) else root.replace(os.sep, "/")
+    if is_url(root):
+        return f"{root_path(root)}/{rel}"
     return os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel
 
 

@@ -42,6 +42,7 @@ def params_to_json(p: ScanParams) -> dict[str, Any]:
     d = asdict(p)
     d["signature"]["shingle"] = str(p.signature.shingle)
     d["corpus"]["formats"] = sorted(p.corpus.formats) if p.corpus.formats is not None else None
+    del d["corpus"]["storage_options"]  # credentials for object storage are never written to a file
     return d
 
 

@@ -22,7 +22,8 @@ import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
-from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
@@ -188,16 +189,24 @@ def scan(
     try:
         in_flight: deque = deque()
         done = 0
-        max_bytes = params.corpus.max_bytes
+        max_bytes, storage = params.corpus.max_bytes, params.corpus.storage_options
         for index in index_batches(files.size, BATCH_FILES):
             check_cancel(cancel)
             if use is not None and use.hits:
                 task = pool.submit(
-                    read_and_sign_cached, files.paths, index, max_bytes, sp, family, params.corpus.formats, use.hits
+                    read_and_sign_cached,
+                    files.paths,
+                    index,
+                    max_bytes,
+                    sp,
+                    family,
+                    params.corpus.formats,
+                    use.hits,
+                    storage,
                 )
             else:
                 task = pool.submit(
-                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats
+                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats, storage
                 )
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:

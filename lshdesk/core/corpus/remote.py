@@ -1,0 +1,183 @@
+"""Documents in object storage through fsspec: list a URL's objects like a folder, fetch many objects at once.
+
+Loaded only when a root is a URL (``sources``). Listing is one ``find(detail=True)`` whose entries go through
+``listing.judge``, the folders' rules and skip reasons; an object's version for the signature cache is its
+version id or ETag (not its time). Reading fetches a batch with at most ``CONCURRENCY`` requests in flight, each
+stopping at the size cap. Credentials come the standard way of each store (environment, config files, instance
+roles) or from ``storage_options``; S3 honours ``AWS_ENDPOINT_URL`` (MinIO and other S3-compatible stores).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+from lshdesk.core.corpus.listing import VCS_DIRS, Skipped, SourceFile, judge
+from lshdesk.core.errors import LshdeskError, NotText
+from lshdesk.core.humanize import human_size
+from lshdesk.core.params import CorpusOptions
+
+CONCURRENCY = 16  # requests in flight per batch: small objects are latency-bound, so read many at once
+# never hang on an unreachable or silent endpoint: S3 connections time out and are retried a few times only
+S3_DEFAULTS: dict[str, Any] = {
+    "config_kwargs": {"connect_timeout": 5, "read_timeout": 30, "retries": {"max_attempts": 2}}
+}
+EXTRAS = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs", "abfs": "azure", "az": "azure", "abfss": "azure"}
+
+
+class RemoteError(LshdeskError):
+    """A location in object storage cannot be listed: missing, denied, unreachable, or its package not installed."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code  # 2: the location or its protocol is wrong; 1: the store or its access failed
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    try:
+        return json.loads(text)  # numbers and {"json": "objects"} (e.g. client_kwargs)
+    except ValueError:
+        return text
+
+
+def storage_dict(protocol: str, storage: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """fsspec keyword arguments from ``KEY=VALUE`` texts (true/false, numbers, JSON), over lshdesk's timeouts."""
+    opts: dict[str, Any] = json.loads(json.dumps(S3_DEFAULTS)) if EXTRAS.get(protocol) == "s3" else {}
+    for key, text in storage:
+        value = _value(text)
+        if isinstance(value, dict) and isinstance(opts.get(key), dict):
+            opts[key].update(value)
+        else:
+            opts[key] = value
+    return opts
+
+
+def protocol_of(url: str) -> str:
+    return url.split("://", 1)[0].lower()
+
+
+def filesystem(url: str, storage: Sequence[tuple[str, str]] = ()):
+    """The fsspec file system of a URL (fsspec caches instances: one per protocol and options per process)."""
+    protocol = protocol_of(url)
+    hint = f"pip install 'lshdesk[{EXTRAS.get(protocol, 's3')}]'"
+    try:
+        import fsspec
+
+        return fsspec.filesystem(protocol, **storage_dict(protocol, storage))
+    except ImportError as e:
+        raise RemoteError(f"reading {protocol}:// needs a package that is not installed ({e}): {hint}", 2) from None
+    except ValueError as e:
+        raise RemoteError(f"cannot open {protocol}:// locations ({e}): {hint}", 2) from None
+    except TypeError as e:  # an option the file system does not take
+        raise RemoteError(f"a --storage-option is not understood by {protocol}:// ({e})", 2) from None
+
+
+def explain(error: BaseException, url: str) -> RemoteError:
+    """One line a user can act on, for an error of the store."""
+    if isinstance(error, RemoteError):
+        return error
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if isinstance(error, FileNotFoundError):
+        return RemoteError(f"no such bucket or location: {url} ({first})", 2)
+    if isinstance(error, PermissionError):
+        return RemoteError(
+            f"access denied to {url} ({first}): check the credentials (environment, config file, "
+            "or --storage-option key=... --storage-option secret=...)"
+        )
+    return RemoteError(f"cannot reach the store for {url} ({type(error).__name__}: {first})")
+
+
+def version_of(info: dict[str, Any]) -> int:
+    """A stable 63-bit number of an object's version (version id, else ETag, else time): the cache's key."""
+    for key in ("VersionId", "version_id", "ETag", "etag", "md5", "content_md5", "generation", "LastModified", "mtime"):
+        if info.get(key) not in (None, "", "null"):
+            digest = hashlib.blake2b(f"{key}={info[key]}".encode(), digest_size=8).digest()
+            return int.from_bytes(digest, "big") >> 1
+    return 0
+
+
+def walk(root: str, index: int, options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+    """Every object below a URL (sorted as a folder's walk is), judged by the folders' rules."""
+    fs = filesystem(root, options.storage_options)
+    base = fs._strip_protocol(root).rstrip("/")
+    try:
+        found = fs.find(base, detail=True)
+    except Exception as e:  # the store's errors are many (botocore, aiohttp, google, azure): one line for each
+        raise explain(e, root) from None
+    if not found:
+        raise RemoteError(f"no such bucket or location, or nothing in it: {root}", 2)
+    rels: list[tuple[list[str], str, dict]] = []
+    for key, info in found.items():
+        if info.get("type", "file") != "file" or key.endswith("/"):
+            continue
+        rel = posixpath.basename(key) if key == base else key[len(base) + 1 :] if key.startswith(base + "/") else ""
+        if rel:
+            rels.append((rel.split("/"), key, info))
+    rels.sort(key=lambda t: t[0])  # component by component: the order of a sorted depth-first walk
+    prefix = root.rstrip("/")
+    skipped_dirs: set[str] = set()
+    for parts, key, info in rels:
+        vcs = next((i for i, p in enumerate(parts[:-1]) if p in VCS_DIRS), None)
+        url = fs.unstrip_protocol(key) if key != base else prefix
+        if vcs is not None:
+            folder = "/".join(parts[: vcs + 1])
+            if folder not in skipped_dirs:
+                skipped_dirs.add(folder)
+                yield Skipped(f"{prefix}/{folder}", "tool or version-control folder, not read")
+            continue
+        size = int(info.get("size") or 0)
+        yield judge(url, index, "/".join(parts), parts[-1], size, version_of(info), options)
+
+
+def _why(got: bytes | BaseException, max_bytes: int) -> bytes | NotText:
+    if isinstance(got, FileNotFoundError):
+        return NotText("object vanished before it could be read")
+    if isinstance(got, PermissionError):
+        return NotText("access denied (check the credentials)")
+    if isinstance(got, BaseException):
+        text = str(got).strip().splitlines()
+        return NotText(f"cannot read: {type(got).__name__}: {text[0] if text else ''}")
+    if len(got) > max_bytes:
+        return NotText(f"larger than the size cap ({human_size(max_bytes)}); it grew while scanning")
+    if not got:
+        return NotText("empty file")
+    return got
+
+
+def fetch(
+    urls: Sequence[str], max_bytes: int, storage: Sequence[tuple[str, str]] = (), concurrency: int = CONCURRENCY
+) -> list[bytes | NotText]:
+    """Each URL's bytes (at most ``max_bytes + 1`` asked for), or NotText with why not; ``concurrency`` at once."""
+    out: list[bytes | NotText] = [NotText("not read")] * len(urls)
+    by_protocol: dict[str, list[int]] = {}
+    for i, u in enumerate(urls):
+        by_protocol.setdefault(protocol_of(u), []).append(i)
+    for which in by_protocol.values():
+        fs = filesystem(urls[which[0]], storage)
+        paths = [fs._strip_protocol(urls[i]) for i in which]
+        n = len(paths)
+        if getattr(fs, "async_impl", False):
+            got = fs.cat_ranges(paths, [0] * n, [max_bytes + 1] * n, batch_size=concurrency, on_error="return")
+        else:
+            with ThreadPoolExecutor(min(concurrency, n)) as pool:
+                got = list(pool.map(partial(_cat_or_error, fs, max_bytes=max_bytes), paths))
+        for i, g in zip(which, got):
+            out[i] = _why(g, max_bytes)
+    return out
+
+
+def _cat_or_error(fs, path: str, max_bytes: int) -> bytes | BaseException:
+    try:
+        return fs.cat_file(path, 0, max_bytes + 1)
+    except Exception as e:
+        return e

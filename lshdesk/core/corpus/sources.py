@@ -1,0 +1,87 @@
+"""Where documents come from: a root is a local folder (or file) or an fsspec URL (s3://, gs://, abfs://, ...).
+
+This module never imports fsspec: ``remote`` (which does) is loaded only when a root or a path is a URL, so
+scanning local folders costs nothing more than before. The scan lists through ``walk`` and its readers take the
+objects of a batch from ``prefetch`` (many requests at once); local files are read as they always were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Iterator, Sequence
+
+from lshdesk.core.corpus import listing, reading
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.errors import NotText, ParamError
+from lshdesk.core.params import CorpusOptions
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+://")  # two letters at least: 'C:\\...' is a Windows path
+Storage = tuple[tuple[str, str], ...]
+
+
+def is_url(path: str) -> bool:
+    """True for ``protocol://...`` (object storage and any other fsspec file system), False for a local path."""
+    return bool(_URL.match(path)) and not path.startswith("file://")
+
+
+def parse_storage_option(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` as a pair (the value stays text: ``remote`` reads true/false, numbers and JSON in it)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ParamError(f"a storage option is KEY=VALUE (e.g. anon=true), not {text!r}")
+    return key.strip(), value
+
+
+def same_root(path: str) -> str:
+    """One spelling per root ('docs', './docs/' and 's3://b/p/' equal 'docs', 'docs', 's3://b/p')."""
+    return path.rstrip("/") if is_url(path) else os.path.realpath(path)
+
+
+def root_path(root: str) -> str:
+    """A root as its documents' paths begin: the URL without a trailing '/', or the absolute local path."""
+    return root.rstrip("/") if is_url(root) else os.path.abspath(root)
+
+
+def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+    """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given."""
+    if not any(is_url(r) for r in roots):
+        yield from listing.walk(roots, options)
+        return
+    from lshdesk.core.corpus import remote
+
+    for index, root in enumerate(roots):
+        if is_url(root):
+            yield from remote.walk(root, index, options)
+            continue
+        for entry in listing.walk([root], options):
+            yield dataclasses.replace(entry, root=index) if isinstance(entry, SourceFile) else entry
+
+
+def prefetch(
+    paths: Sequence[str], index: Sequence[int], max_bytes: int, storage: Storage
+) -> dict[int, bytes | NotText]:
+    """The bytes (or why not) of the URLs among ``paths[i] for i in index``, fetched concurrently; {} if none."""
+    urls = [i for i in index if is_url(paths[i])]
+    if not urls:
+        return {}
+    from lshdesk.core.corpus import remote
+
+    got = remote.fetch([paths[i] for i in urls], max_bytes, storage)
+    return dict(zip(urls, got))
+
+
+def read_bytes(path: str, max_bytes: int, storage: Storage = ()) -> bytes:
+    """One document's bytes, local or remote (``reading.read_bytes`` for a local path); NotText with the reason."""
+    if not is_url(path):
+        return reading.read_bytes(path, max_bytes)
+    got = prefetch([path], [0], max_bytes, storage)[0]
+    if isinstance(got, NotText):
+        raise got
+    return got
+
+
+def read_text(path: str, max_bytes: int, formats: frozenset[str] | None = None, storage: Storage = ()) -> str:
+    """One document's text, local or remote (``reading.read_text`` for a local path)."""
+    return reading.file_text(read_bytes(path, max_bytes, storage), path, formats)
