@@ -25,8 +25,9 @@ from lshdesk.core.params import CorpusOptions
 CONCURRENCY = 16  # requests in flight per batch: small objects are latency-bound, so read many at once
 # never hang on an unreachable or silent endpoint: S3 connections time out and are retried a few times only
 S3_DEFAULTS: dict[str, Any] = {
-    "config_kwargs": {"connect_timeout": 5, "read_timeout": 30, "retries": {"max_attempts": 2}}
+    "config_kwargs": {"connect_timeout": 5, "read_timeout": 15, "retries": {"max_attempts": 2}}
 }
+S3_RETRIES = 2  # s3fs's own retries of timeouts around botocore's (5 by default): at worst 2 x 2 x 15 s, not minutes
 EXTRAS = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs", "abfs": "azure", "az": "azure", "abfss": "azure"}
 
 
@@ -73,13 +74,16 @@ def filesystem(url: str, storage: Sequence[tuple[str, str]] = ()):
     try:
         import fsspec
 
-        return fsspec.filesystem(protocol, **storage_dict(protocol, storage))
+        fs = fsspec.filesystem(protocol, **storage_dict(protocol, storage))
     except ImportError as e:
         raise RemoteError(f"reading {protocol}:// needs a package that is not installed ({e}): {hint}", 2) from None
     except ValueError as e:
         raise RemoteError(f"cannot open {protocol}:// locations ({e}): {hint}", 2) from None
     except TypeError as e:  # an option the file system does not take
         raise RemoteError(f"a --storage-option is not understood by {protocol}:// ({e})", 2) from None
+    if EXTRAS.get(protocol) == "s3" and isinstance(getattr(fs, "retries", None), int):
+        fs.retries = min(fs.retries, S3_RETRIES)
+    return fs
 
 
 def explain(error: BaseException, url: str) -> RemoteError:
@@ -111,6 +115,7 @@ def walk(root: str, index: int, options: CorpusOptions) -> Iterator[SourceFile |
     fs = filesystem(root, options.storage_options)
     base = fs._strip_protocol(root).rstrip("/")
     try:
+        fs.invalidate_cache(base)  # a long-lived app re-scans: list the store as it is now
         found = fs.find(base, detail=True)
     except Exception as e:  # the store's errors are many (botocore, aiohttp, google, azure): one line for each
         raise explain(e, root) from None
