@@ -1,4 +1,4 @@
-"""The folders to compare: open, add, choose, and File > Recent folders (folder sets with their reference ticks)."""
+"""The folders to compare: open, add, choose (a folder or a location URL), and File > Recent (folder sets, ticks)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
+from lshdesk.core.corpus.sources import is_url
 from lshdesk.gui import recent_sets
 from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
@@ -32,14 +33,14 @@ class Folders:
 
     def open(self, folders: list[str], scan_now: bool = True, reference: set[str] | None = None) -> None:
         """Replace the folders (with these reference folders ticked) and (by default) scan them."""
-        folders = [os.path.abspath(f) for f in folders]
-        self.state.set_folders(folders, {os.path.abspath(r) for r in reference or ()})
+        folders = [_absolute(f) for f in folders]
+        self.state.set_folders(folders, {_absolute(r) for r in reference or ()})
         if scan_now:
             self.scans.start()
 
     def add(self, folders: list[str]) -> None:
         """Add folders to compare (they replace the sample corpus) and say how to scan them."""
-        folders = [os.path.abspath(f) for f in folders]
+        folders = [_absolute(f) for f in folders]
         current = [] if self.state.folders == [sample_corpus()] else self.state.folders
         self.state.set_folders(current + folders)
         if not self.scans.is_scanning():
@@ -50,6 +51,13 @@ class Folders:
         folder = QFileDialog.getExistingDirectory(self.window, "Open a folder to scan")
         if folder:
             self.add([folder])
+
+    def choose_location(self) -> None:
+        """File > Open location: a URL in object storage, added like a folder."""
+        from lshdesk.gui.dialogs.location import get_location
+
+        if url := get_location(self.window):
+            self.add([url])
 
     def recent(self) -> list[tuple[list[str], set[str]]]:
         return recent_sets.recent_sets(self.settings)
@@ -68,6 +76,10 @@ class Folders:
             label = recent_sets.label(folders, reference)
             self.recent_menu.addAction(label, lambda f=folders, r=reference: self.open(f, reference=r))
         self.recent_menu.setEnabled(bool(recent))
+
+
+def _absolute(folder: str) -> str:
+    return folder.rstrip("/") if is_url(folder) else os.path.abspath(folder)
 
 
 def dropped_folders(urls: list) -> list[str]:

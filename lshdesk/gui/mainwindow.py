@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         a = self.actions
         a.open.triggered.connect(self.choose_folder)
         self.corpus_panel.addRequested.connect(self.choose_folder)
+        a.open_location.triggered.connect(self.folders.choose_location)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)
         a.save_session.triggered.connect(self.files.choose_save_session)

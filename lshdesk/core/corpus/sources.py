@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from lshdesk.core.corpus import listing, reading
 from lshdesk.core.corpus.listing import Skipped, SourceFile
-from lshdesk.core.errors import NotText, ParamError
+from lshdesk.core.errors import LshdeskError, NotText, ParamError
 from lshdesk.core.params import CorpusOptions
 
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+://")  # two letters at least: 'C:\\...' is a Windows path
@@ -76,7 +76,10 @@ def read_bytes(path: str, max_bytes: int, storage: Storage = ()) -> bytes:
     """One document's bytes, local or remote (``reading.read_bytes`` for a local path); NotText with the reason."""
     if not is_url(path):
         return reading.read_bytes(path, max_bytes)
-    got = prefetch([path], [0], max_bytes, storage)[0]
+    try:
+        got = prefetch([path], [0], max_bytes, storage)[0]
+    except LshdeskError as e:  # the store's package missing, an option not understood: this document is not read
+        raise NotText(str(e)) from None
     if isinstance(got, NotText):
         raise got
     return got

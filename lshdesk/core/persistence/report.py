@@ -8,7 +8,7 @@ from datetime import datetime
 import numpy as np
 
 from lshdesk import __version__
-from lshdesk.core.corpus.reading import read_text
+from lshdesk.core.corpus.sources import read_text  # local files and objects in storage (URLs)
 from lshdesk.core.errors import NotText
 from lshdesk.core.passages import shared_passages
 from lshdesk.core.pathnames import display
