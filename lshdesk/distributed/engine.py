@@ -32,6 +32,7 @@ from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
 from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
 from lshdesk.distributed.graph import Graph, plan_partitions
+from lshdesk.distributed.listing import on_workers
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -78,7 +79,7 @@ def _scan(
     banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
-    for entry in walk(roots, params.corpus):  # on the client: names and sizes only
+    for entry in walk(roots, params.corpus, on_workers(g.client)):  # names and sizes only; URLs listed by workers
         (files if isinstance(entry, SourceFile) else skipped).append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -110,15 +110,47 @@ def version_of(info: dict[str, Any]) -> int:
     return 0
 
 
-def walk(root: str, index: int, options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
-    """Every object below a URL (sorted as a folder's walk is), judged by the folders' rules."""
-    fs = filesystem(root, options.storage_options)
-    base = fs._strip_protocol(root).rstrip("/")
+Mapper = Callable[[Callable, list], list]  # map(fn, [args tuples]) -> results in order: e.g. on Dask workers
+_INFO_KEYS = ("type", "size", "VersionId", "version_id", "ETag", "etag", "md5", "generation", "LastModified", "mtime")
+
+
+def find(url: str, storage: Sequence[tuple[str, str]] = ()) -> dict[str, dict[str, Any]]:
+    """Every object below a URL: key -> its type, size and version fields (plain data, cheap to send)."""
+    fs = filesystem(url, storage)
+    base = fs._strip_protocol(url).rstrip("/")
     try:
         fs.invalidate_cache(base)  # a long-lived app re-scans: list the store as it is now
         found = fs.find(base, detail=True)
     except Exception as e:  # the store's errors are many (botocore, aiohttp, google, azure): one line for each
+        raise explain(e, url) from None
+    return {k: _lite(i) for k, i in found.items()}
+
+
+def _lite(info: dict[str, Any]) -> dict[str, Any]:
+    return {f: str(v) if f == "LastModified" else v for f, v in info.items() if f in _INFO_KEYS}
+
+
+def _find_split(fs, root: str, base: str, storage, mapper: Mapper) -> dict[str, dict[str, Any]]:
+    """``find``, each top-level prefix listed by one ``mapper`` call (on a cluster: by the workers, in parallel)."""
+    try:
+        top = fs.ls(base, detail=True)
+    except Exception as e:
         raise explain(e, root) from None
+    found = {i["name"]: _lite(i) for i in top if i.get("type") == "file"}
+    subdirs = sorted(i["name"] for i in top if i.get("type") == "directory" and i["name"].rstrip("/") != base)
+    for part in mapper(find, [(fs.unstrip_protocol(d), storage) for d in subdirs]):
+        found.update(part)
+    return found
+
+
+def walk(root: str, index: int, options: CorpusOptions, mapper: Mapper | None = None) -> Iterator[SourceFile | Skipped]:
+    """Every object below a URL (sorted as a folder's walk is), judged by the folders' rules; with a ``mapper``,
+    the top-level prefixes are listed through it (a prefix of millions of objects is listed by many workers)."""
+    fs = filesystem(root, options.storage_options)
+    base = fs._strip_protocol(root).rstrip("/")
+    found = (
+        _find_split(fs, root, base, options.storage_options, mapper) if mapper else find(root, options.storage_options)
+    )
     if not found:
         raise RemoteError(f"no such bucket or location, or nothing in it: {root}", 2)
     rels: list[tuple[list[str], str, dict]] = []
@@ -133,7 +165,7 @@ def walk(root: str, index: int, options: CorpusOptions) -> Iterator[SourceFile |
     skipped_dirs: set[str] = set()
     for parts, key, info in rels:
         vcs = next((i for i, p in enumerate(parts[:-1]) if p in VCS_DIRS), None)
-        url = fs.unstrip_protocol(key) if key != base else prefix
+        url = f"{prefix}/{'/'.join(parts)}" if key != base else prefix  # spelled as the root was given
         if vcs is not None:
             folder = "/".join(parts[: vcs + 1])
             if folder not in skipped_dirs:

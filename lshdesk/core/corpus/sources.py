@@ -44,8 +44,9 @@ def root_path(root: str) -> str:
     return root.rstrip("/") if is_url(root) else os.path.abspath(root)
 
 
-def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
-    """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given."""
+def walk(roots: Sequence[str], options: CorpusOptions, mapper=None) -> Iterator[SourceFile | Skipped]:
+    """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given
+    (``mapper``: how a URL's top-level prefixes are listed in parallel, see ``remote.walk``)."""
     if not any(is_url(r) for r in roots):
         yield from listing.walk(roots, options)
         return
@@ -53,7 +54,7 @@ def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | 
 
     for index, root in enumerate(roots):
         if is_url(root):
-            yield from remote.walk(root, index, options)
+            yield from remote.walk(root, index, options, mapper)
             continue
         for entry in listing.walk([root], options):
             yield dataclasses.replace(entry, root=index) if isinstance(entry, SourceFile) else entry

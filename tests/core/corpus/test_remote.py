@@ -146,3 +146,16 @@ def test_scanning_local_folders_never_imports_fsspec():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_listing_split_by_top_level_prefixes_gives_the_same_listing(s3):
+    calls: list[list] = []
+
+    def mapper(fn, items):  # what the Dask engine does on its workers, here in order in this process
+        calls.append([url for url, _ in items])
+        return [fn(*args) for args in items]
+
+    whole = list(remote.walk("s3://bucket/sample", 0, CorpusOptions()))
+    split = list(remote.walk("s3://bucket/sample", 0, CorpusOptions(), mapper))
+    assert split == whole and len(whole) == 29
+    assert calls == [[f"s3://bucket/sample/{d}" for d in ("essays", "news", "notes", "recipes")]]
