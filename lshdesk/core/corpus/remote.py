@@ -22,10 +22,16 @@ from lshdesk.core.errors import LshdeskError, NotText
 from lshdesk.core.humanize import human_size
 from lshdesk.core.params import CorpusOptions
 
-CONCURRENCY = 16  # requests in flight per batch: small objects are latency-bound, so read many at once
+CONCURRENCY = 16  # requests in flight per batch (two batches at once locally): small objects are latency-bound
 # never hang on an unreachable or silent endpoint: S3 connections time out and are retried a few times only
 S3_DEFAULTS: dict[str, Any] = {
-    "config_kwargs": {"connect_timeout": 5, "read_timeout": 15, "retries": {"max_attempts": 2}}
+    # botocore's pool holds 10 connections by default: fewer than the requests lshdesk keeps in flight
+    "config_kwargs": {
+        "connect_timeout": 5,
+        "read_timeout": 15,
+        "retries": {"max_attempts": 2},
+        "max_pool_connections": 64,
+    }
 }
 S3_RETRIES = 2  # s3fs's own retries of timeouts around botocore's (5 by default): at worst 2 x 2 x 15 s, not minutes
 EXTRAS = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs", "abfs": "azure", "az": "azure", "abfss": "azure"}
