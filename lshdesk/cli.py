@@ -17,7 +17,6 @@ import time
 from lshdesk import __version__
 from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
-from lshdesk.core.corpus.sources import is_url, same_root
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
 
@@ -161,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _scan(args: argparse.Namespace) -> int:
+    from lshdesk.core.corpus.sources import is_url, same_root
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scan.pipeline import run

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from lshdesk.core.corpus.sources import parse_storage_option
 from lshdesk.core.errors import LshdeskError
 
 
 def _storage_option(text: str) -> tuple[str, str]:
+    from lshdesk.core.corpus.sources import parse_storage_option  # loaded only when the option is given
+
     try:
         return parse_storage_option(text)
     except LshdeskError as e:
