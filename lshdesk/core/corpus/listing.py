@@ -91,8 +91,12 @@ def _count_files(path: str, cap: int = COUNT_CAP) -> str:
                         n += 1
         except OSError:
             continue
-    more = "+" if n >= cap else ""
-    return f"{min(n, cap):,}{more} file{'' if n == 1 else 's'}"
+    return files_phrase(n, cap)
+
+
+def files_phrase(n: int, cap: int = COUNT_CAP) -> str:
+    """'1 file', '1,204 files', '10,000+ files' (at the cap)."""
+    return f"{min(n, cap):,}{'+' if n >= cap else ''} file{'' if n == 1 else 's'}"
 
 
 def _size_reason(size: int, cap: int) -> str:
@@ -103,17 +107,21 @@ def _size_reason(size: int, cap: int) -> str:
     return f"larger than the size cap ({a} > {b})"
 
 
-def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterator[SourceFile | Skipped]:
     """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused.
 
     Iterative, not recursive: a tree of any depth (``/proc/self``, thousands of nested folders) is walked.
     A root inside another root (``nest`` and ``nest/sub``) is read once, as itself: the outer root's walk passes
     over it, so its files belong to it (a reference folder inside a scanned folder stays on the reference side).
-    A folder named as a root is always read, even a tool or version-control folder.
+    A folder named as a root is always read, even a tool or version-control folder. ``elsewhere(root, index)``
+    lists a root that is not a local path (a URL: see ``sources.walk``), or returns None for a local one.
     """
     seen_dirs: set[tuple[int, int]] = set()
     others = _root_keys(roots)
     for index, root in enumerate(roots):
+        if elsewhere is not None and (listed := elsewhere(root, index)) is not None:
+            yield from listed
+            continue
         root = os.path.abspath(root)
         try:
             st = os.stat(root)

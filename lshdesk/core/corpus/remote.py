@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
-from lshdesk.core.corpus.listing import VCS_DIRS, Skipped, SourceFile, judge
+from lshdesk.core.corpus.listing import VCS_DIRS, Skipped, SourceFile, files_phrase, judge
 from lshdesk.core.errors import LshdeskError, NotText
 from lshdesk.core.humanize import human_size
 from lshdesk.core.params import CorpusOptions
@@ -149,9 +149,12 @@ def _find_split(fs, root: str, base: str, storage, mapper: Mapper) -> dict[str, 
     return found
 
 
-def walk(root: str, index: int, options: CorpusOptions, mapper: Mapper | None = None) -> Iterator[SourceFile | Skipped]:
+def walk(
+    root: str, index: int, options: CorpusOptions, mapper: Mapper | None = None, inside: Sequence[str] = ()
+) -> Iterator[SourceFile | Skipped]:
     """Every object below a URL (sorted as a folder's walk is), judged by the folders' rules; with a ``mapper``,
-    the top-level prefixes are listed through it (a prefix of millions of objects is listed by many workers)."""
+    the top-level prefixes are listed through it (a prefix of millions of objects is listed by many workers).
+    Objects below the URLs ``inside`` (other roots within this one) are left to them."""
     fs = filesystem(root, options.storage_options)
     base = fs._strip_protocol(root).rstrip("/")
     found = (
@@ -168,18 +171,42 @@ def walk(root: str, index: int, options: CorpusOptions, mapper: Mapper | None = 
             rels.append((rel.split("/"), key, info))
     rels.sort(key=lambda t: t[0])  # component by component: the order of a sorted depth-first walk
     prefix = root.rstrip("/")
-    skipped_dirs: set[str] = set()
+    if inside:  # below another root given inside this one: listed as that root
+        rels = [r for r in rels if not any(_below(f"{prefix}/{'/'.join(r[0])}", u) for u in inside)]
+    tool = {} if options.all_files else _tool_folders(rels)
     for parts, key, info in rels:
-        vcs = next((i for i, p in enumerate(parts[:-1]) if p in VCS_DIRS), None)
         url = f"{prefix}/{'/'.join(parts)}" if key != base else prefix  # spelled as the root was given
-        if vcs is not None:
-            folder = "/".join(parts[: vcs + 1])
-            if folder not in skipped_dirs:
-                skipped_dirs.add(folder)
-                yield Skipped(f"{prefix}/{folder}", "tool or version-control folder, not read")
+        folder = _tool_folder(parts) if tool else None
+        if folder is not None:
+            if tool[folder]:
+                yield Skipped(
+                    f"{prefix}/{folder}",
+                    f"tool or version-control folder, not read ({files_phrase(tool[folder])})",
+                    "tool-folder",
+                )
+                tool[folder] = 0  # one row per folder
             continue
         size = int(info.get("size") or 0)
         yield judge(url, index, "/".join(parts), parts[-1], size, version_of(info), options)
+
+
+def _below(url: str, root: str) -> bool:
+    return url == root or url.startswith(root + "/")
+
+
+def _tool_folder(parts: list[str]) -> str | None:
+    """The outermost tool or version-control folder (.git, node_modules, ...) an object lies in, if any."""
+    at = next((i for i, p in enumerate(parts[:-1]) if p in VCS_DIRS), None)
+    return None if at is None else "/".join(parts[: at + 1])
+
+
+def _tool_folders(rels: list) -> dict[str, int]:
+    """How many objects each tool folder holds: such folders are one skipped row each, not read."""
+    counts: dict[str, int] = {}
+    for parts, _, _ in rels:
+        if (folder := _tool_folder(parts)) is not None:
+            counts[folder] = counts.get(folder, 0) + 1
+    return counts
 
 
 def _why(got: bytes | BaseException, max_bytes: int) -> bytes | NotText:

@@ -7,7 +7,6 @@ objects of a batch from ``prefetch`` (many requests at once); local files are re
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -46,18 +45,20 @@ def root_path(root: str) -> str:
 
 def walk(roots: Sequence[str], options: CorpusOptions, mapper=None) -> Iterator[SourceFile | Skipped]:
     """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given
-    (``mapper``: how a URL's top-level prefixes are listed in parallel, see ``remote.walk``)."""
-    if not any(is_url(r) for r in roots):
-        yield from listing.walk(roots, options)
-        return
+    (``mapper``: how a URL's top-level prefixes are listed in parallel, see ``remote.walk``). A URL root inside
+    another (a reference prefix inside a scanned one) is read once, as itself, as nested local folders are."""
+    urls = [root_path(r) for r in roots if is_url(r)]
+    if not urls:
+        return listing.walk(roots, options)
     from lshdesk.core.corpus import remote
 
-    for index, root in enumerate(roots):
-        if is_url(root):
-            yield from remote.walk(root, index, options, mapper)
-            continue
-        for entry in listing.walk([root], options):
-            yield dataclasses.replace(entry, root=index) if isinstance(entry, SourceFile) else entry
+    def elsewhere(root: str, index: int) -> Iterator[SourceFile | Skipped] | None:
+        if not is_url(root):
+            return None
+        inside = [u for u in urls if u.startswith(root_path(root) + "/")]
+        return remote.walk(root, index, options, mapper, inside)
+
+    return listing.walk(roots, options, elsewhere)
 
 
 def prefetch(

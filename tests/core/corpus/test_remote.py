@@ -159,3 +159,16 @@ def test_listing_split_by_top_level_prefixes_gives_the_same_listing(s3):
     split = list(remote.walk("s3://bucket/sample", 0, CorpusOptions(), mapper))
     assert split == whole and len(whole) == 29
     assert calls == [[f"s3://bucket/sample/{d}" for d in ("essays", "news", "notes", "recipes")]]
+
+
+def test_a_root_inside_another_is_listed_once_as_itself_as_with_folders(s3):
+    def listed(roots):
+        return [(e.rel, e.root) for e in sources.walk(roots, CorpusOptions()) if isinstance(e, SourceFile)]
+
+    local = listed([str(SAMPLE), str(SAMPLE / "news")])
+    far = listed(["s3://bucket/sample", "s3://bucket/sample/news"])
+    assert far == local and {r for _, r in far} == {0, 1} and len(far) == 29
+    # mixed: a local folder, then a bucket, then another local folder nested in the first
+    mixed = listed([str(SAMPLE), "s3://bucket/sample/notes", str(SAMPLE / "news")])
+    assert [r for _, r in mixed] == sorted(r for _, r in mixed)
+    assert {r for _, r in mixed} == {0, 1, 2}
