@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from lshdesk.core.corpus.sources import is_url
 from lshdesk.gui import recent_sets
@@ -22,13 +22,14 @@ class Folders:
         window: QWidget,
         state: AppState,
         settings: QSettings,
-        recent_menu: QMenu,
+        actions,  # menus.Actions: File > Open recent and File > Open location are the folders' own entries
         progress: ProgressArea,
         scans,  # the ScanController: start() and is_scanning()
     ) -> None:
         self.window, self.state, self.settings = window, state, settings
-        self.recent_menu, self.progress, self.scans = recent_menu, progress, scans
+        self.recent_menu, self.progress, self.scans = actions.recent, progress, scans
         self._fill_recent()
+        actions.open_location.triggered.connect(self.choose_location)
         state.foldersChanged.connect(self._remember)
 
     def open(self, folders: list[str], scan_now: bool = True, reference: set[str] | None = None) -> None:

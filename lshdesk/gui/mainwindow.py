@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         self.recent_menu, self.open_action, self.cancel_action = a.recent, a.open, a.cancel
         self.scans = s = ScanController(self.state, self.params_panel, self.progress, a.cancel, self.settings, self)
         self.start_scan, self.cancel_scan, self.is_scanning = s.start, s.cancel, s.is_scanning
-        self.folders = f = Folders(self, self.state, self.settings, self.recent_menu, self.progress, self.scans)
+        self.folders = f = Folders(self, self.state, self.settings, a, self.progress, self.scans)
         self.open_folders, self.add_folders, self.choose_folder, self.recent_folders = f.open, f.add, f.choose, f.recent
         self.files = file_actions.FileActions(self, self.state, self.progress, self.show_session)
         self.export_to = self.files.export_to
@@ -111,7 +111,6 @@ class MainWindow(QMainWindow):
         a = self.actions
         a.open.triggered.connect(self.choose_folder)
         self.corpus_panel.addRequested.connect(self.choose_folder)
-        a.open_location.triggered.connect(self.folders.choose_location)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)
         a.save_session.triggered.connect(self.files.choose_save_session)
