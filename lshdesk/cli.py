@@ -15,6 +15,8 @@ import sys
 import time
 
 from lshdesk import __version__
+from lshdesk.cli_query import add_measure_option, add_query_parser
+from lshdesk.cli_storage import add_storage_option
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
 
@@ -94,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("paths", nargs="*", metavar="PATH")
 
     s = sub.add_parser("scan", help="scan folders and print the near-duplicate pairs")
-    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files) to scan")
+    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files, or URLs such as s3://bucket/prefix)")
     s.add_argument("--threshold", "-t", type=_threshold, default=0.8, help="similarity a pair must reach (default 0.8)")
     _add_signature_options(s)
     s.add_argument("--bands", "-b", type=_positive, help="bands (with --rows; default: chosen for the threshold)")
@@ -106,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a reference folder: its documents are compared only with the others (repeatable)",
     )
+    add_storage_option(s)
     s.add_argument(
         "--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)"
     )
@@ -120,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)"
     )
+    add_measure_option(s)
     s.add_argument("--no-cache", action="store_true", help="do not use the signature cache")
     s.add_argument(
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
@@ -151,12 +155,16 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("files", nargs="+", metavar="FILE")
     _add_signature_options(sig)
     sig.add_argument("--format", choices=("json",), default="json")
+    add_query_parser(sub, _add_signature_options, _positive)
     return parser
 
 
 def _scan(args: argparse.Namespace) -> int:
+    from lshdesk.core.corpus.sources import is_url, same_root
     from lshdesk.core.persistence import export
+    from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scan.pipeline import run
+    from lshdesk.core.scan.progress import STAGE_WORDS
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -167,9 +175,9 @@ def _scan(args: argparse.Namespace) -> int:
     if (args.bands is None) != (args.rows is None):
         return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
     for p in list(args.paths) + list(args.reference):
-        if not os.path.exists(p):
+        if not is_url(p) and not os.path.exists(p):  # a URL is checked when it is listed
             return fail(f"no such folder or file: {p}")
-    same = os.path.realpath  # 'docs', 'docs/' and './docs' are one folder
+    same = same_root  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
     try:
@@ -183,21 +191,29 @@ def _scan(args: argparse.Namespace) -> int:
                 args.all_files,
                 max(1, int(args.max_size * 2**20)),
                 args.formats,
+                tuple(args.storage_option),
             ),
         )
     except LshdeskError as e:
         return fail(str(e))
     ref_real = {same(p) for p in args.reference}
     reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
+    if args.measure == "containment":
+        from lshdesk.cli_query import scan_containment
+
+        return scan_containment(args, paths, params, reference)
     show = not args.quiet and sys.stderr is not None and sys.stderr.isatty()
     last = [0.0]
 
     def progress(p) -> None:
+        if p.warning and not args.quiet:
+            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
         now = time.monotonic()
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
-            total = f"/{p.total}" if p.total else ""
-            say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
+            count = f"{p.done:,}/{p.total:,} {p.unit}" if p.total else (f"{p.done:,} {p.unit}" if p.unit else "")
+            line = f"{STAGE_WORDS.get(p.stage, p.stage)}: {count}" if count else STAGE_WORDS.get(p.stage, p.stage)
+            say(f"\r{line}  {p.elapsed:6.1f} s\033[K", end="")
 
     if engine == "dask" and args.scheduler:
         from lshdesk.distributed.cluster import check_scheduler
@@ -240,6 +256,8 @@ def _scan(args: argparse.Namespace) -> int:
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
             f"(bands x rows {result.banding}, {result.seconds:.2f} s)"
         )
+        if not len(result.pairs):
+            say(f"lshdesk: {explain_empty(result)}")
     return 0
 
 
@@ -274,11 +292,15 @@ def main(argv: list[str] | None = None) -> int:
             return _scan(args)
         if args.command == "signature":
             return _signature(args)
+        if args.command == "query":
+            from lshdesk.cli_query import query
+
+            return query(args)
         from lshdesk.gui.app import run_app
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
-        return fail(str(e))
+        return fail(str(e), getattr(e, "exit_code", 2))
     except KeyboardInterrupt:
         return end_now(fail("interrupted", 130), argv)
     except MemoryError:

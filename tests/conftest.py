@@ -15,6 +15,8 @@ os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-tes
 
 import pytest  # noqa: E402
 
+pytest_plugins = ("s3_server",)  # the `s3` fixture: a local S3-compatible server (tests/core/corpus/s3_server.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DEV_CORPUS = ROOT.parent / "shared" / "corpora" / "dev"

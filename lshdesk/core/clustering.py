@@ -22,13 +22,14 @@ def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray)
     """
     left = np.ascontiguousarray(left, dtype=np.int64)
     right = np.ascontiguousarray(right, dtype=np.int64)
-    inter = _intersections(shingles, left, right)
+    inter = intersection_sizes(shingles, left, right)
     counts = shingles.counts()
     union = counts[left] + counts[right] - inter
     return np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
 
 
-def _intersections(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
+def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
+    """|A ∩ B| of each pair of documents (int64 index arrays); many pairs are split between two threads."""
     if len(left) < 20000:
         return pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left, right)
     half = len(left) // 2
@@ -62,9 +63,14 @@ def verify(cands: Candidates, sigs: npt.NDArray, shingles: ShingleBatch, thresho
     """(all candidates scored, verified pairs with exact similarity >= threshold sorted by similarity descending)."""
     jac = exact_jaccard(shingles, cands.left, cands.right)
     scored = Pairs(cands.left, cands.right, estimate_pairs(sigs, cands.left, cands.right), jac, cands.bands)
+    return scored, verified(scored, threshold)
+
+
+def verified(scored: Pairs, threshold: float) -> Pairs:
+    """The scored pairs whose exact similarity is at least the threshold, by similarity descending."""
+    jac = scored.jaccard
     keep = np.flatnonzero(jac >= threshold - 1e-12)
-    order = keep[np.lexsort((cands.right[keep], cands.left[keep], -jac[keep]))]
-    return scored, scored.take(order)
+    return scored.take(keep[np.lexsort((scored.right[keep], scored.left[keep], -jac[keep]))])
 
 
 def groups(n_docs: int, left: npt.NDArray, right: npt.NDArray) -> list[npt.NDArray[np.int64]]:

@@ -1,4 +1,4 @@
-"""Numbers for people, shared by the CLI, the GUI and the core's messages: byte counts, plurals, schemes."""
+"""Numbers for people, shared by the CLI, the GUI and the core: byte counts, plurals, schemes, counts, durations."""
 
 from __future__ import annotations
 
@@ -20,3 +20,21 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def scheme_text(bands: int, rows: int) -> str:
     """'1 band × 16 rows', '16 bands × 1 row'."""
     return f"{plural(bands, 'band')} × {plural(rows, 'row')}"
+
+
+def human_count(n: float) -> str:
+    """A large count for people: '950', '12,000', '1.4 M'."""
+    if n >= 1e6:
+        return f"{n / 1e6:.1f} M"
+    return f"{round(n, -3 if n >= 1e4 else 0):,.0f}"
+
+
+def human_seconds(s: float) -> str:
+    """A rough duration for people: '< 1 s', '20 s', '3 min', '2.5 h'."""
+    if s < 1:
+        return "< 1 s"
+    if s < 90:
+        return f"{s:.0f} s"
+    if s < 5400:
+        return f"{s / 60:.0f} min"
+    return f"{s / 3600:.1f} h"

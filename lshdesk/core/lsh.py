@@ -73,15 +73,22 @@ def _no_codes(n: int) -> npt.NDArray[np.int64]:
     return np.empty(max(16, n), dtype=np.int64)
 
 
+def band_range_codes(sigs: npt.NDArray, banding: Banding, band_lo: int, band_hi: int) -> npt.NDArray[np.int64]:
+    """Pair codes ``lo * n + hi`` of bands ``band_lo .. band_hi-1`` (a pair once per band it shares, unsorted):
+    ``BLOCK_BANDS`` bands keyed at a time, every block's pairs appended to one growing array. The scan's
+    banding stage calls it a few bands at a time (progress and cancel between calls)."""
+    r = banding.rows
+    codes, n_codes = _no_codes(len(sigs)), 0
+    for lo in range(band_lo, band_hi, BLOCK_BANDS):
+        codes, n_codes = _block(sigs, r, lo, min(band_hi, lo + BLOCK_BANDS), False, codes, n_codes)[:2]
+    return codes[:n_codes]
+
+
 def candidate_pairs(sigs: npt.NDArray, banding: Banding) -> Candidates:
     """All pairs of documents that share a bucket in at least one band (buckets found by a hash table per band)."""
     n = len(sigs)
     banding.check(sigs.shape[1])
-    b, r = banding.bands, banding.rows
-    codes, n_codes = _no_codes(n), 0
-    for lo in range(0, b, BLOCK_BANDS):  # keys of BLOCK_BANDS bands in memory at a time; one growing array of codes
-        codes, n_codes = _block(sigs, r, lo, min(b, lo + BLOCK_BANDS), False, codes, n_codes)[:2]
-    uniq, counts = unique_codes(codes[:n_codes])
+    uniq, counts = unique_codes(band_range_codes(sigs, banding, 0, banding.bands))
     return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts)
 
 

@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from lshdesk.core.errors import ParamError
 
 FAMILIES = ("fast", "article", "datasketch")
+MEASURES = (
+    "jaccard",
+    "containment",
+)  # Jaccard |A ∩ B| / |A ∪ B|; containment of the smaller in the larger |A ∩ B| / |A|
 MAX_K = 4096
 
 _SHINGLE_RE = re.compile(r"^(word|char)(?::(\d+))?$")
@@ -94,6 +98,8 @@ class CorpusOptions:
     all_files: bool = False
     max_bytes: int = 20 * 1024 * 1024
     formats: frozenset[str] | None = None  # format ids to read (txt, pdf, docx, ...); None: all of them
+    # fsspec options for URL roots, (KEY, VALUE text) pairs: may hold secrets, so never shown nor saved in sessions
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.max_bytes < 1:
@@ -129,12 +135,18 @@ class ScanParams:
     # weighting picks r = 2 rows, where a large corpus of loosely related texts yields many candidates.
     fp_weight: float = 0.05
     fn_weight: float = 0.95
+    measure: str = "jaccard"  # containment: pairs where the smaller set is inside the larger at >= threshold
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ParamError(f"threshold must be in (0, 1], not {self.threshold}")
+        check_measure(self.measure)
         if self.banding is not None:
             self.banding.check(self.signature.k)
+            if self.measure == "containment":
+                raise ParamError(
+                    "a containment scan chooses bands x rows for each pair of document sizes: leave them out (auto)"
+                )
         check_weights(self.fp_weight, self.fn_weight)
 
 
@@ -142,3 +154,10 @@ def check_weights(fp_weight: float, fn_weight: float) -> None:
     """Raise ``ParamError`` unless the false-positive and false-negative weights are >= 0 and not both 0."""
     if fp_weight < 0 or fn_weight < 0 or fp_weight + fn_weight <= 0:
         raise ParamError("false-positive and false-negative weights must be >= 0 and not both 0")
+
+
+def check_measure(measure: str) -> str:
+    """Return ``measure`` if it is one lshdesk knows, else raise with the choices."""
+    if measure not in MEASURES:
+        raise ParamError(f"measure must be {' or '.join(MEASURES)}, not {measure!r}")
+    return measure

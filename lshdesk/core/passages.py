@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.alignment import anchors
-from lshdesk.core.corpus.reading import read_text
+from lshdesk.core.corpus.sources import read_text  # local files and objects in storage (URLs)
 from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scan.pipeline import Progress

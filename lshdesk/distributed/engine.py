@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, groups
-from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.sources import is_url, walk
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
@@ -31,6 +32,7 @@ from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
 from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
 from lshdesk.distributed.graph import Graph, plan_partitions
+from lshdesk.distributed.listing import on_workers
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -77,14 +79,14 @@ def _scan(
     banding = scan_banding(params)
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
-    for entry in walk(roots, params.corpus):  # on the client: names and sizes only
+    for entry in walk(roots, params.corpus, on_workers(g.client)):  # names and sizes only; URLs listed by workers
         (files if isinstance(entry, SourceFile) else skipped).append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()
             yield Progress("listing", len(files), 0, g.elapsed())
     stage_t["listing"] = g.elapsed() - sum(stage_t.values())
 
-    if files:
+    if files and not is_url(files[0].path):  # objects in storage: each worker reads them from the store itself
         _check_visible(g.client, files[0].path)
     parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
     with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch
@@ -116,7 +118,7 @@ def _scan(
     np.cumsum(kept_n, out=bounds[1:])
     kept = [f for (a, b), s in zip(parts, summaries) for f, k in zip(files[a:b], s.kept.tolist()) if k]
     sizes = [
-        len(b) for b in frontend.batches(files, pipeline.BATCH_FILES)
+        len(b) for b in frontend.batches(files, frontend.BATCH_FILES)
     ]  # the local engine's: it lists skips by batch
     batch_of = np.repeat(np.arange(len(sizes)), sizes)
     read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: (int(batch_of[t[0]]), t[1], t[0]))
@@ -133,7 +135,7 @@ def _scan(
     )
     n = len(docs)
 
-    yield Progress("banding", 0, n, g.elapsed())
+    yield Progress("banding", 0, n, g.elapsed(), "documents")
     if n >= 2:
         cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
         scored = yield from _score(g, signed, bounds, cands, n, "banding")
@@ -218,7 +220,7 @@ def _score(
 
     def report(finished: list[int]) -> Progress:
         done[0] += len(finished)
-        return Progress(stage, n * done[0] // total, n, g.elapsed())
+        return Progress(stage, n * done[0] // total, n, g.elapsed(), "documents")
 
     yield from g.watch(needs, report)
     need: list[list[int]] = g.client.gather(needs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Generator, Sequence
 
+from lshdesk.core.errors import ParamError
 from lshdesk.core.params import ScanParams
 from lshdesk.core.scan.pipeline import Progress, ScanResult, cached_scan, scan
 
@@ -24,7 +25,16 @@ def make_scan(
     gather: bool = True,
 ) -> Generator[Progress, None, ScanResult]:
     """The scan generator of ``engine``: 'local' (the signature cache at ``cache_path`` unless ``cache`` is False)
-    or 'dask' (the scheduler at ``address``, else worker processes on this machine; ``gather`` as in its ``scan``)."""
+    or 'dask' (the scheduler at ``address``, else worker processes on this machine; ``gather`` as in its ``scan``).
+    A containment scan (``params.measure``) runs on this machine."""
+    if params.measure == "containment":
+        from lshdesk.core.query.corpus import containment_scan
+
+        if engine != "local":
+            raise ParamError("a containment scan runs on this machine only: choose the local engine")
+        if not cache:
+            return containment_scan(roots, params, cancel, reference)
+        return cached_scan(roots, params, cancel, reference, cache_path, containment_scan)
     if engine == "dask":
         from lshdesk.distributed.engine import scan as dask_scan
 

@@ -114,7 +114,9 @@ def sign_part(part: FileSlice, params: ScanParams, report: Callable[[int], None]
     batches, sig_parts = [], []
     start = 0
     for chunk in frontend.batches(files):  # bounded memory per task, as in the local engine
-        prep, batch, sigs = frontend.read_and_sign(chunk, params.corpus.max_bytes, sp, family, params.corpus.formats)
+        prep, batch, sigs = frontend.read_and_sign(
+            chunk, params.corpus.max_bytes, sp, family, params.corpus.formats, params.corpus.storage_options
+        )
         read = {id(f) for f in prep.files}
         ok = [start + i for i, f in enumerate(chunk) if id(f) in read]
         unread = [start + i for i, f in enumerate(chunk) if id(f) not in read]  # read_batch skips them in order

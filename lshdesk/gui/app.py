@@ -40,6 +40,19 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
     return window
 
 
+def open_paths(window: MainWindow, paths: list[str]) -> None:
+    """What the app opens on: a saved session (``FILE.lshdesk``), the folders given, or the sample corpus at its
+    own threshold (which never becomes the user's: see ``ScanController``)."""
+    sessions = [p for p in paths if p.endswith(".lshdesk") and os.path.isfile(p)]
+    if sessions:
+        window.files.open_session(sessions[0])
+    elif paths:
+        window.open_folders(paths)
+    elif sample := sample_corpus():
+        window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)
+        window.open_folders([sample])
+
+
 def run_app(paths: list[str] | None = None) -> int:
     """Open the main window on ``paths`` (or the sample corpus) and run the event loop."""
     from PySide6.QtCore import Qt
@@ -67,11 +80,6 @@ def run_app(paths: list[str] | None = None) -> int:
     ErrorReporter(window).install()
     window.show()
     splash.finish(window)
-    folders = list(paths or [])
-    if not folders and (sample := sample_corpus()):
-        window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)
-        folders = [sample]
-    if folders:
-        window.open_folders(folders)
+    open_paths(window, list(paths or []))
 
     return app.exec()

@@ -12,6 +12,7 @@ from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.persistence.report import to_html
 from lshdesk.core.persistence.session import SessionError, load_marks, load_session, save_session
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.gui import export_dir
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
 
@@ -87,19 +88,6 @@ def choose_save_session(
     return path
 
 
-def choose_open_session(
-    parent: QWidget, folder: str
-) -> tuple[str, tuple[ScanResult, tuple[int, ...], list[str]]] | None:
-    path, _ = QFileDialog.getOpenFileName(parent, "Open session", folder, SESSION_FILTER + ";;All files (*)")
-    if not path:
-        return None
-    try:
-        return path, load_session(path)
-    except SessionError as e:
-        _warn(parent, "Cannot open session", str(e))
-        return None
-
-
 class FileActions:
     """The window's File menu over the state: each action reports what it wrote in the progress area."""
 
@@ -108,11 +96,17 @@ class FileActions:
         self.show_session = show_session  # shows a loaded (result, selection, folders) in the window
 
     def _folder(self) -> str:
-        return self.state.folders[0] if self.state.folders else os.path.expanduser("~")
+        """Where to offer a file: the last folder saved to, else the documents folder, never a scanned folder."""
+        return os.path.dirname(export_dir.suggested_path(self.window.settings, self.state.folders, "x"))
+
+    def _wrote(self, path: str | None, message: str) -> None:
+        if path:
+            export_dir.remember(self.window.settings, path)
+            self.progress.finish(f"{message} {path}")
 
     def choose_export(self) -> None:
-        if self.state.result is not None and (path := choose_export(self.window, self.state.result, self._folder())):
-            self.progress.finish(f"Exported to {path}")
+        if self.state.result is not None:
+            self._wrote(choose_export(self.window, self.state.result, self._folder()), "Exported to")
 
     def export_to(self, path: str, fmt: str) -> None:
         """Write the results as ``lshdesk scan`` prints them: ``fmt`` is 'csv', 'json', 'groups' or 'html'."""
@@ -120,24 +114,36 @@ class FileActions:
             self.progress.finish(f"Exported {len(self.state.result.pairs):,} pairs to {path}")
 
     def choose_report(self) -> None:
-        if self.state.result is not None and (path := choose_report(self.window, self.state.result, self._folder())):
-            self.progress.finish(f"Report written to {path}")
+        if self.state.result is not None:
+            self._wrote(choose_report(self.window, self.state.result, self._folder()), "Report written to")
 
     def choose_save_session(self) -> None:
         r, s = self.state.result, self.state
-        folder = self._folder()
-        if r is not None and (
-            path := choose_save_session(self.window, r, s.selection.docs, s.folders, folder, s.marks)
-        ):
-            self.progress.finish(f"Session saved to {path}")
+        if r is not None:
+            self._wrote(
+                choose_save_session(self.window, r, s.selection.docs, s.folders, self._folder(), s.marks),
+                "Session saved to",
+            )
 
     def choose_open_session(self) -> None:
-        opened = choose_open_session(self.window, self._folder())
-        if opened is not None:
-            path, loaded = opened
-            self.show_session(loaded)
-            try:
-                self.state.set_marks(load_marks(path, len(loaded[0].docs)))
-            except SessionError as e:
-                _warn(self.window, "Marks not restored", str(e))
-            self.progress.finish(f"Opened session {os.path.basename(path)}: {len(loaded[0].docs):,} documents.")
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open session", self._folder(), SESSION_FILTER + ";;All files (*)"
+        )
+        if path:
+            self.open_session(path)
+
+    def open_session(self, path: str) -> bool:
+        """Show the session saved in ``path`` (``lshdesk gui FILE.lshdesk`` too); say why if it cannot be read."""
+        try:
+            loaded = load_session(path)
+        except SessionError as e:
+            _warn(self.window, "Cannot open session", str(e))
+            return False
+        export_dir.remember(self.window.settings, path)
+        self.show_session(loaded)
+        try:
+            self.state.set_marks(load_marks(path, len(loaded[0].docs)))
+        except SessionError as e:
+            _warn(self.window, "Marks not restored", str(e))
+        self.progress.finish(f"Opened session {os.path.basename(path)}: {len(loaded[0].docs):,} documents.")
+        return True

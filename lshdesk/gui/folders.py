@@ -1,13 +1,14 @@
-"""The folders to compare: open, add, choose, and the File > Recent folders menu (remembered in the settings)."""
+"""The folders to compare: open, add, choose (a folder or a location URL), and File > Recent (folder sets, ticks)."""
 
 from __future__ import annotations
 
 import os
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
-from lshdesk.gui import settings_store
+from lshdesk.core.corpus.sources import is_url
+from lshdesk.gui import recent_sets
 from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
@@ -21,28 +22,28 @@ class Folders:
         window: QWidget,
         state: AppState,
         settings: QSettings,
-        recent_menu: QMenu,
+        actions,  # menus.Actions: File > Open recent and File > Open location are the folders' own entries
         progress: ProgressArea,
         scans,  # the ScanController: start() and is_scanning()
     ) -> None:
         self.window, self.state, self.settings = window, state, settings
-        self.recent_menu, self.progress, self.scans = recent_menu, progress, scans
+        self.recent_menu, self.progress, self.scans = actions.recent, progress, scans
         self._fill_recent()
+        actions.open_location.triggered.connect(self.choose_location)
+        state.foldersChanged.connect(self._remember)
 
-    def open(self, folders: list[str], scan_now: bool = True) -> None:
-        """Replace the folders and (by default) scan them."""
-        folders = [os.path.abspath(f) for f in folders]
-        self.state.set_folders(folders, set())
-        self._remember(folders)
+    def open(self, folders: list[str], scan_now: bool = True, reference: set[str] | None = None) -> None:
+        """Replace the folders (with these reference folders ticked) and (by default) scan them."""
+        folders = [_absolute(f) for f in folders]
+        self.state.set_folders(folders, {_absolute(r) for r in reference or ()})
         if scan_now:
             self.scans.start()
 
     def add(self, folders: list[str]) -> None:
         """Add folders to compare (they replace the sample corpus) and say how to scan them."""
-        folders = [os.path.abspath(f) for f in folders]
+        folders = [_absolute(f) for f in folders]
         current = [] if self.state.folders == [sample_corpus()] else self.state.folders
         self.state.set_folders(current + folders)
-        self._remember(folders)
         if not self.scans.is_scanning():
             n = len(self.state.folders)
             self.progress.finish(f"{n} folder{'s' if n > 1 else ''} to compare: press Scan (F5).")
@@ -52,20 +53,34 @@ class Folders:
         if folder:
             self.add([folder])
 
-    def recent(self) -> list[str]:
-        return settings_store.recent_folders(self.settings)
+    def choose_location(self) -> None:
+        """File > Open location: a URL in object storage, added like a folder."""
+        from lshdesk.gui.dialogs.location import get_location
 
-    def _remember(self, folders: list[str]) -> None:
-        for f in folders:
-            settings_store.remember_folder(self.settings, f)
-        self._fill_recent()
+        if url := get_location(self.window):
+            self.add([url])
+
+    def recent(self) -> list[tuple[list[str], set[str]]]:
+        return recent_sets.recent_sets(self.settings)
+
+    def _remember(self) -> None:
+        """The folders on screen, with their ticks, become the first recent entry (never the sample)."""
+        folders = self.state.folders
+        if folders and folders != [sample_corpus()]:
+            recent_sets.remember_set(self.settings, folders, self.state.reference)
+            self._fill_recent()
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         recent = self.recent()
-        for f in recent:
-            self.recent_menu.addAction(f, lambda f=f: self.open([f]))
+        for folders, reference in recent:
+            label = recent_sets.label(folders, reference)
+            self.recent_menu.addAction(label, lambda f=folders, r=reference: self.open(f, reference=r))
         self.recent_menu.setEnabled(bool(recent))
+
+
+def _absolute(folder: str) -> str:
+    return folder.rstrip("/") if is_url(folder) else os.path.abspath(folder)
 
 
 def dropped_folders(urls: list) -> list[str]:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.corpus.reading import read_texts
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui import acting, file_actions, menus, settings_store
+from lshdesk.gui import acting, file_actions, menus, settings_store, similar
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
@@ -32,6 +32,7 @@ from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
+from lshdesk.gui.widgets.stale_banner import StaleBanner
 from lshdesk.gui.widgets.tour import Tour
 
 LEARN_MAX_DOCS = 200  # 'use my files' in the lessons reads at most this many documents (of at most 1 MB each)
@@ -57,9 +58,8 @@ class MainWindow(QMainWindow):
         self.dock = QDockWidget("Corpus and parameters", self)
         self.dock.setObjectName("corpus_dock")
         self.dock.setWidget(self.side)
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        )
+        feature = QDockWidget.DockWidgetFeature
+        self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.results = ResultsView()
         self.side_by_side = SideBySide()
@@ -82,9 +82,10 @@ class MainWindow(QMainWindow):
         central_lay = QVBoxLayout(central)
         central_lay.setContentsMargins(0, 4, 0, 0)
         central_lay.addWidget(self.tour)
+        self.stale = StaleBanner(self.state)  # says when the results no longer match the folders and parameters
+        central_lay.addWidget(self.stale)
         central_lay.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-
         self.progress = ProgressArea()
         self.counts = QLabel()
         self.statusBar().addWidget(self.progress, 1)
@@ -94,12 +95,12 @@ class MainWindow(QMainWindow):
         self.recent_menu, self.open_action, self.cancel_action = a.recent, a.open, a.cancel
         self.scans = s = ScanController(self.state, self.params_panel, self.progress, a.cancel, self.settings, self)
         self.start_scan, self.cancel_scan, self.is_scanning = s.start, s.cancel, s.is_scanning
-        self.folders = Folders(self, self.state, self.settings, self.recent_menu, self.progress, self.scans)
-        self.open_folders, self.add_folders = self.folders.open, self.folders.add
-        self.choose_folder, self.recent_folders = self.folders.choose, self.folders.recent
+        self.folders = f = Folders(self, self.state, self.settings, a, self.progress, self.scans)
+        self.open_folders, self.add_folders, self.choose_folder, self.recent_folders = f.open, f.add, f.choose, f.recent
         self.files = file_actions.FileActions(self, self.state, self.progress, self.show_session)
         self.export_to = self.files.export_to
         self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
+        self.similar = similar.SimilarFinder(self.state, self.results, self)  # Find similar... on a document
         self._connect_signals()
         self.focus_ring = FocusRing(self)  # a keyboard focus outline that shows in light and dark
         screen = self.screen().availableGeometry()
@@ -154,12 +155,12 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for every worker thread; True if none is left running."""
-        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view)
+        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view, self.similar)
         return all([v.shutdown(timeout_ms) for v in views])
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
-        self.names = export.display_paths(result) if result is not None else []
+        self.names = export.short_paths(result) if result is not None else []
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
         self.signature_view.set_result(result, self.names)

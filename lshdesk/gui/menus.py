@@ -15,6 +15,7 @@ class Actions:
     """Every action of the main window, in one place (their signals are connected by the window)."""
 
     open: QAction
+    open_location: QAction
     recent: QMenu
     open_session: QAction
     save_session: QAction
@@ -56,6 +57,12 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
             "Add a folder to compare (Ctrl+O); you can also drop folders on the window",
             "open",
         ),
+        open_location=_action(
+            window,
+            "Open &location…",
+            "Ctrl+Shift+L",
+            "Add a location in object storage to compare (s3://bucket/prefix, gs://..., abfs://...)",
+        ),
         recent=QMenu("Open &recent", window),
         open_session=_action(
             window, "Open &session…", "Ctrl+Shift+O", "Open a saved session: folders, parameters and results"
@@ -94,7 +101,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     a.toggle_panel.setChecked(True)
     mb = window.menuBar()
     file_menu = mb.addMenu("&File")
-    file_menu.addAction(a.open)
+    file_menu.addActions([a.open, a.open_location])
     file_menu.addMenu(a.recent)
     file_menu.addSeparator()
     file_menu.addActions([a.open_session, a.save_session])
@@ -121,5 +128,5 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     help_menu.addActions([a.help, a.tour, a.about])
     tb = window.addToolBar("Main")
     tb.setObjectName("main_toolbar")
-    tb.addActions([a.open, a.scan, a.cancel, a.export])
+    tb.addActions([a.open, a.scan, a.cancel, a.export, a.open_location])  # the location: small and last
     return a

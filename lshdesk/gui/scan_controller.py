@@ -10,7 +10,9 @@ from lshdesk.core.errors import LshdeskError
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.distributed.engines import make_scan
 from lshdesk.gui import settings_store
+from lshdesk.gui.dialogs.scan_warning import Gate, ScanWarning, pause_at_warnings
 from lshdesk.gui.errors import show_failure
+from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.params_panel import ParamsPanel
 from lshdesk.gui.widgets.progress_area import ProgressArea, duration
@@ -36,6 +38,9 @@ class ScanController(QObject):
         self.state, self.params_panel, self.progress = state, params_panel, progress
         self.cancel_action, self.settings = cancel_action, settings
         self.slot = WorkerSlot(self, "Scan failed")
+        self.warning: ScanWarning | None = None  # the open slow-scan warning, if any
+        self._on_sample = False
+        state.foldersChanged.connect(self._folders_changed)
 
     def start(self) -> None:
         """Scan the state's folders with the panel's parameters (refused, with the reason, if they are invalid)."""
@@ -47,24 +52,51 @@ class ScanController(QObject):
         except LshdeskError as e:
             self.progress.finish(f"Cannot scan: {e}")
             return
-        self.state.set_params(params)
-        settings_store.save_params(self.settings, params)
-        self.cancel(quiet=True)
         folders, reference = list(self.state.folders), self.state.reference_indices()
+        if len(reference) == len(folders):
+            self.progress.finish("Every folder is a reference folder: untick one (they are compared with the others).")
+            return
+        self.state.set_params(params)
+        if folders != [sample_corpus()]:  # the sample's parameters never become the user's
+            settings_store.save_params(self.settings, params)
+        self.cancel(quiet=True)
+        gate = Gate()
         engine, address = settings_store.engine_settings(self.settings)
         cache = settings_store.cache_enabled(self.settings)
         self.progress.start("Starting scan…")
         self.cancel_action.setEnabled(True)
         self.slot.start(
-            lambda cancel: make_scan(engine, folders, params, cancel, reference, address=address, cache=cache),
+            lambda cancel: pause_at_warnings(
+                make_scan(engine, folders, params, cancel, reference, address=address, cache=cache), gate, cancel
+            ),
             self._done,
-            on_progress=self.progress.update_progress,
+            on_progress=lambda p: self._progress(p, gate),
             on_failed=self._failed,
             on_cancelled=lambda: self._end(CANCELLED),
         )
 
+    def _progress(self, p, gate: Gate) -> None:
+        """Show a report; a warning asks Continue / Stop while the scan waits at ``gate``."""
+        self.progress.update_progress(p)
+        if getattr(p, "warning", ""):
+            self.warning = ScanWarning(p.warning, self.window)
+            self.warning.decided.connect(lambda go: (gate.open(), None if go else self.cancel()))
+            self.warning.open()
+
+    def _folders_changed(self) -> None:
+        """Leaving the sample for one's own folders brings back one's own last parameters (or the defaults)."""
+        on_sample = self.state.folders == [sample_corpus()]
+        if self._on_sample and not on_sample:
+            own = settings_store.saved_params(self.settings)
+            self.params_panel.set_params(own)
+            self.state.set_params(own)
+        self._on_sample = on_sample
+
     def cancel(self, quiet: bool = False) -> None:
         """Stop the running scan (if any); its answer is dropped and the previous results stay."""
+        if self.warning is not None:
+            self.warning.done(0)  # a warning left open answers nothing any more
+            self.warning = None
         if self.slot.cancel():
             self.cancel_action.setEnabled(False)
             if not quiet:

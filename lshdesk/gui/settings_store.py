@@ -1,4 +1,6 @@
-"""What the app remembers between runs (QSettings): window layout, last parameters, recent folders, engine, cache.
+"""What the app remembers between runs (QSettings): window layout, last parameters, engine, signature cache.
+
+Recent folder sets are kept by ``recent_sets``.
 
 Every value is read back as untrusted: a damaged or foreign value gives the default.
 """
@@ -14,7 +16,6 @@ from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence.session import params_from_json, params_to_json
 
-MAX_RECENT = 8
 _LAYOUT = ("window/geometry", "window/state", "window/side")
 
 
@@ -29,17 +30,6 @@ def saved_params(settings: QSettings) -> ScanParams:
 
 def save_params(settings: QSettings, params: ScanParams) -> None:
     settings.setValue("params/last", json.dumps(params_to_json(params)))
-
-
-def recent_folders(settings: QSettings) -> list[str]:
-    recent = settings.value("recent/folders", [])
-    return [recent] if isinstance(recent, str) else [str(f) for f in recent or []]
-
-
-def remember_folder(settings: QSettings, folder: str) -> None:
-    """Put ``folder`` first in the recent folders (at most ``MAX_RECENT``)."""
-    recent = [f for f in recent_folders(settings) if f != folder]
-    settings.setValue("recent/folders", ([folder] + recent)[:MAX_RECENT])
 
 
 def restore_layout(settings: QSettings, window: QMainWindow, side: QSplitter) -> None:

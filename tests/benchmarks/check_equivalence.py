@@ -5,7 +5,7 @@
 - ``corpus.text_is_bytes`` (the scan's shortcut past decoding) only where ``file_text`` returns the bytes;
 - the byte tokenizer's token ids = ``token_id`` of the spec's tokens (NFKC + casefold + ``[^\\W_]+``), for
   ASCII bytes read as they are and for other text through ``token_bytes``, cut into small pieces;
-- ``band_pair_codes`` = pairs sharing a ``band_keys_numpy`` key, by brute force; ``band_keys`` = numpy's;
+- ``lsh.candidate_pairs`` (the banding kernels) = pairs sharing a ``band_keys_numpy`` key, by brute force; ``band_keys`` = numpy's;
 - ``components`` / ``group_min_jaccard`` = plain union-find / all-pairs set Jaccard;
 - the pipeline's id store = ``hash_shingles`` of the same texts, and its signatures = ``sign_ids``.
 (Candidates for tests/core: each check is fast.)

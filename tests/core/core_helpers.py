@@ -103,3 +103,26 @@ def mutate(rng: np.random.Generator, words: list[str], n_changes: int) -> list[s
     for pos in rng.choice(len(out), size=n_changes, replace=False).tolist():
         out[pos] = f"zz{rng.integers(0, 10**9)}q"
     return out
+
+
+def planted_excerpts(
+    rng: np.random.Generator, n: int = 40, long_words: tuple[int, int] = (1500, 2500), edits: float = 0.02
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``n`` long documents, ``n`` excerpts (a contiguous fifth of each, ``edits`` of its words replaced) and ``n``
+    unrelated documents of assorted lengths; returns ({relative path: text}, {excerpt: its source})."""
+    texts: dict[str, str] = {}
+    source: dict[str, str] = {}
+    for i in range(n):
+        words = make_words(rng, int(rng.integers(*long_words)), vocab_size=20000)
+        texts[f"long/doc{i:02d}.txt"] = " ".join(words)
+        m = len(words) // 5
+        start = int(rng.integers(0, len(words) - m))
+        texts[f"excerpts/ex{i:02d}.txt"] = " ".join(mutate(rng, words[start : start + m], max(1, int(edits * m))))
+        source[f"excerpts/ex{i:02d}.txt"] = f"long/doc{i:02d}.txt"
+        texts[f"other/un{i:02d}.txt"] = " ".join(make_words(rng, int(rng.integers(100, 3000)), vocab_size=20000))
+    return texts, source
+
+
+def containment(a: set, b: set) -> float:
+    """Plain-set containment C(a in b) = |a ∩ b| / |a| (0 for an empty a): the brute-force reference."""
+    return len(a & b) / len(a) if a else 0.0

@@ -64,10 +64,14 @@ def test_tab_walks_the_dock_then_the_tour_and_the_view_in_order(qtbot, active, c
         p.k,
         p.seed,
         p.family,
+        p.measure,
         p.threshold,
         p.auto,
         f.button,
+        f.include,
         f.exclude,
+        f.all_files,
+        f.max_mb,
         p.scan_button,
     ]  # bands and rows are off while 'auto' is ticked
     assert cycle[: len(dock)] == dock

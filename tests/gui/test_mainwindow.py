@@ -224,12 +224,12 @@ def test_the_documents_table_lists_every_document_and_every_skipped_file_with_it
     rows = {r[0]: r for r in table(window.results.docs_model)}
     assert set(rows) == set(texts) | SKIPPED
     for name, text in texts.items():
-        _, status, size, n_tokens, n_shingles, reason = rows[name]
+        _, status, size, n_tokens, n_shingles, reason, _folder = rows[name]
         assert status == "document" and reason == ""
         assert (n_tokens, n_shingles) == (str(len(tokens(text))), str(len(shingles(text))))
-    reasons = {"/".join(Path(s.path).parts[-2:]): s.reason for s in window.state.result.skipped}
+    reasons = {"/".join(Path(s.path).parts[-2:]): s.describe("gui") for s in window.state.result.skipped}
     for name in SKIPPED:
-        _, status, size, n_tokens, n_shingles, reason = rows[name]
+        _, status, size, n_tokens, n_shingles, reason, _folder = rows[name]
         assert status == "skipped" and (size, n_tokens, n_shingles) == ("", "", "")
         assert reason and reason == reasons[name]
     assert "empty" in rows["alpha/empty.txt"][5] and "binary" in rows["alpha/binary.txt"][5]

@@ -95,3 +95,19 @@ def test_formats_and_skip_patterns_reach_the_scan(qtbot, window, tmp_path):
     for action in panel.files.actions.values():
         action.setChecked(False)
     assert "at least one format" in panel.error.text() and not panel.scan_button.isEnabled()
+
+
+def test_measure_choice_gives_containment_and_leaves_the_scheme_to_the_sizes(qtbot, panel):
+    assert len(panel.measure.toolTip()) > 20
+    panel.auto.setChecked(False)
+    panel.bands.setValue(16)
+    with qtbot.waitSignal(panel.paramsEdited) as blocker:
+        panel.measure.setCurrentIndex(panel.measure.findData("containment"))
+    p = blocker.args[0]
+    assert p.measure == "containment" and p.banding is None  # a manual scheme is not used for containment
+    assert not panel.bands.isEnabled() and not panel.rows.isEnabled() and not panel.auto.isEnabled()
+    assert "size" in panel.scheme_note.text()
+    panel.measure.setCurrentIndex(panel.measure.findData("jaccard"))
+    assert panel.params().banding is not None and panel.bands.isEnabled()  # the manual scheme is back
+    panel.set_params(ScanParams(threshold=0.6, measure="containment"))
+    assert panel.measure.currentData() == "containment" and panel.params().measure == "containment"

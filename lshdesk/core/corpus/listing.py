@@ -29,12 +29,33 @@ class SourceFile:
     ctime_ns: int = 0
 
 
+# How to read a skipped file after all, in the words of each interface (``Skipped.fix`` names one).
+FIXES = {
+    "all-files": {
+        "cli": "read it with --all-files or --include",
+        "gui": "read it with 'All files' or an include pattern",
+    },
+    "tool-folder": {
+        "cli": "read it with --all-files or name the folder",
+        "gui": "read it with 'All files' or add the folder",
+    },
+    "size-cap": {"cli": "raise --max-size", "gui": "raise the size cap"},
+}
+COUNT_CAP = 10_000  # files counted in a skipped tool folder at most (node_modules can hold far more)
+
+
 @dataclass(frozen=True)
 class Skipped:
-    """A file (or folder) not used, and why, in words a user understands."""
+    """A file (or folder) not used, and why, in words a user understands; ``fix`` names how to read it anyway."""
 
     path: str
     reason: str
+    fix: str = ""  # a key of FIXES, or "" when there is nothing to switch
+
+    def describe(self, ui: str = "cli") -> str:
+        """The reason and, if there is one, how to read the file anyway, in the words of ``ui`` ("cli" or "gui")."""
+        fix = FIXES.get(self.fix, {}).get(ui)
+        return f"{self.reason}; {fix}" if fix else self.reason
 
 
 def _wanted(rel: str, name: str, options: CorpusOptions) -> str | None:
@@ -54,16 +75,53 @@ def _wanted(rel: str, name: str, options: CorpusOptions) -> str | None:
     if fid is not None:
         return f"format not selected: {fid}"
     what = f"'{ext}'" if ext else "no extension"
-    return f"not a text file type ({what}); include it with --all-files or --include"
+    return f"not a text file type ({what})"
 
 
-def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+def _count_files(path: str, cap: int = COUNT_CAP) -> str:
+    """How many files a folder holds (below it too), for a skipped folder's row: '1,204 files', '10,000+ files'."""
+    n, stack = 0, [path]
+    while stack and n < cap:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                    else:
+                        n += 1
+        except OSError:
+            continue
+    return files_phrase(n, cap)
+
+
+def files_phrase(n: int, cap: int = COUNT_CAP) -> str:
+    """'1 file', '1,204 files', '10,000+ files' (at the cap)."""
+    return f"{min(n, cap):,}{'+' if n >= cap else ''} file{'' if n == 1 else 's'}"
+
+
+def _size_reason(size: int, cap: int) -> str:
+    """Why a file is over the cap, with sizes that differ on screen ('20.0 MB > 20.0 MB' says nothing)."""
+    a, b = human_size(size), human_size(cap)
+    if a == b:
+        a, b = f"{size:,} bytes", f"{cap:,} bytes"
+    return f"larger than the size cap ({a} > {b})"
+
+
+def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterator[SourceFile | Skipped]:
     """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused.
 
     Iterative, not recursive: a tree of any depth (``/proc/self``, thousands of nested folders) is walked.
+    A root inside another root (``nest`` and ``nest/sub``) is read once, as itself: the outer root's walk passes
+    over it, so its files belong to it (a reference folder inside a scanned folder stays on the reference side).
+    A folder named as a root is always read, even a tool or version-control folder. ``elsewhere(root, index)``
+    lists a root that is not a local path (a URL: see ``sources.walk``), or returns None for a local one.
     """
     seen_dirs: set[tuple[int, int]] = set()
+    others = _root_keys(roots)
     for index, root in enumerate(roots):
+        if elsewhere is not None and (listed := elsewhere(root, index)) is not None:
+            yield from listed
+            continue
         root = os.path.abspath(root)
         try:
             st = os.stat(root)
@@ -73,7 +131,29 @@ def walk(roots: Sequence[str], options: CorpusOptions) -> Iterator[SourceFile | 
         if not stat.S_ISDIR(st.st_mode):  # a single file given as a root
             yield from _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
             continue
-        yield from _walk_tree(root, index, options, seen_dirs)
+        yield from _walk_tree(root, index, options, (seen_dirs, others))
+
+
+def _root_keys(roots: Sequence[str]) -> dict:
+    """Each root's identity -> its index: (device, inode) for folders, the absolute path for files."""
+    keys: dict = {}
+    for index, root in enumerate(roots):
+        try:
+            st = os.stat(root)
+        except OSError:
+            continue
+        key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else os.path.abspath(root)
+        keys.setdefault(key, index)
+    return keys
+
+
+def _another_root(path: str, index: int, others: dict) -> bool:
+    """True if the folder at ``path`` is a root other than ``index`` (it is read as itself)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return others.get((st.st_dev, st.st_ino), index) != index
 
 
 def _open_dir(path: str, seen: set) -> list[os.DirEntry] | Skipped:
@@ -90,8 +170,9 @@ def _open_dir(path: str, seen: set) -> list[os.DirEntry] | Skipped:
         return Skipped(path, f"cannot open folder: {e.strerror or e}")
 
 
-def _walk_tree(root: str, index: int, options: CorpusOptions, seen: set) -> Iterator[SourceFile | Skipped]:
+def _walk_tree(root: str, index: int, options: CorpusOptions, state: tuple) -> Iterator[SourceFile | Skipped]:
     """Depth first, in name order (the order a recursive walk gives), with a stack of open folders' entries."""
+    seen, others = state
     stack: list[tuple[str, Iterator[os.DirEntry]]] = []
     first = _open_dir(root, seen)
     if isinstance(first, Skipped):
@@ -110,9 +191,12 @@ def _walk_tree(root: str, index: int, options: CorpusOptions, seen: set) -> Iter
         except OSError:
             is_dir = False
         if not is_dir:
-            yield from _file_entry(e.path, index, sub, e.name, options)
-        elif e.name in VCS_DIRS:
-            yield Skipped(e.path, "tool or version-control folder, not read")
+            if others.get(e.path, index) == index:  # (a file named as a root is read as that root)
+                yield from _file_entry(e.path, index, sub, e.name, options)
+        elif _another_root(e.path, index, others):
+            continue
+        elif e.name in VCS_DIRS and not options.all_files:
+            yield Skipped(e.path, f"tool or version-control folder, not read ({_count_files(e.path)})", "tool-folder")
         else:
             inner = _open_dir(e.path, seen)
             if isinstance(inner, Skipped):
@@ -138,12 +222,27 @@ def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptio
         )
         yield Skipped(path, f"not a regular file ({kind})")
         return
+    yield judge(path, index, rel, name, st.st_size, st.st_mtime_ns, options, st.st_ino, st.st_ctime_ns)
+
+
+def judge(
+    path: str,
+    index: int,
+    rel: str,
+    name: str,
+    size: int,
+    version: int,
+    options: CorpusOptions,
+    ino: int = 0,
+    ctime_ns: int = 0,
+) -> SourceFile | Skipped:
+    """A listed file (local or in object storage; ``version``: its mtime_ns or the object's version) to read, or
+    skipped by the patterns, formats, emptiness or size cap."""
     reason = _wanted(rel, name, options)
     if reason:
-        yield Skipped(path, reason)
-    elif st.st_size == 0:
-        yield Skipped(path, "empty file")
-    elif st.st_size > options.max_bytes:
-        yield Skipped(path, f"larger than the size cap ({human_size(st.st_size)} > {human_size(options.max_bytes)})")
-    else:
-        yield SourceFile(path, index, rel, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+        return Skipped(path, reason, "all-files" if reason.startswith("not a text file type") else "")
+    if size == 0:
+        return Skipped(path, "empty file")
+    if size > options.max_bytes:
+        return Skipped(path, _size_reason(size, options.max_bytes), "size-cap")
+    return SourceFile(path, index, rel, size, version, ino, ctime_ns)

@@ -86,3 +86,16 @@ def agreeing_slots(sigs, left, right):  # pragma: no cover - compiled
             c += a[j] == b[j]
         out[t] = c
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def agreeing_with(sigs, row):  # pragma: no cover - compiled
+    """For each signature of ``sigs``, the number of slots equal to ``row``'s (one query against a whole corpus)."""
+    n, k = sigs.shape
+    out = np.empty(n, dtype=np.int64)
+    for d in range(n):
+        c = 0
+        for j in range(k):
+            c += sigs[d, j] == row[j]
+        out[d] = c
+    return out

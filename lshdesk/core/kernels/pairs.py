@@ -1,4 +1,5 @@
-"""Compiled pair loops (numba, ``nogil``): shingle-set intersections, all pairs, components, a group's lowest J."""
+"""Compiled pair loops (numba, ``nogil``): shingle-set intersections (pairs, or one query against many), all pairs,
+components, a group's lowest similarity."""
 
 from __future__ import annotations
 
@@ -123,3 +124,56 @@ def all_pairs_rows(
                 out_j[m] = jac
                 m += 1
     return out_l[:m], out_r[:m], out_j[:m]
+
+
+@nb.njit(cache=True, nogil=True)
+def query_intersection_sizes(q, ids, offsets, docs):  # pragma: no cover - compiled
+    """|Q ∩ D| of one sorted, unique id set ``q`` with each document ``docs[i]`` of a batch.
+
+    The ids are hashes (uniform bits), so their low bits index a bitmap of q with 16 bits per element: a document's
+    id is looked up in q (binary search) only when its bit is set (1 in 16 of the ids q lacks), so the cost is a
+    streaming pass over the documents' ids, not a merge with q per document.
+    """
+    m = q.size
+    bits = 10
+    while (1 << bits) < 16 * m:
+        bits += 1
+    mask = np.uint64((1 << bits) - 1)
+    bitmap = np.zeros((1 << bits) >> 3, dtype=np.uint8)
+    for i in range(m):
+        s = np.uint64(q[i]) & mask
+        bitmap[s >> np.uint64(3)] |= np.uint8(1) << np.uint8(s & np.uint64(7))
+    out = np.zeros(docs.size, dtype=np.int64)
+    for t in range(docs.size):
+        d = docs[t]
+        c = 0
+        for j in range(offsets[d], offsets[d + 1]):
+            x = ids[j]
+            b = np.uint64(x) & mask
+            if bitmap[b >> np.uint64(3)] & (np.uint8(1) << np.uint8(b & np.uint64(7))):
+                lo, hi = 0, m
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if q[mid] < x:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                c += lo < m and q[lo] == x
+        out[t] = c
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def rows_min_jaccard(ids, offsets, members, p_lo, p_hi):  # pragma: no cover - compiled
+    """The lowest exact Jaccard of pairs ``(members[p], members[q])``, ``p_lo <= p < p_hi``, ``q > p`` (1.0 if none):
+    one large group's pairs, a block of rows at a time."""
+    best = 1.0
+    for p in range(p_lo, p_hi):
+        ca = offsets[members[p] + 1] - offsets[members[p]]
+        for q in range(p + 1, members.size):
+            inter = _intersect(ids, offsets, members[p], members[q])
+            union = ca + offsets[members[q] + 1] - offsets[members[q]] - inter
+            j = inter / union if union > 0 else 0.0
+            if j < best:
+                best = j
+    return best

@@ -7,6 +7,7 @@ import io
 import json
 import os
 
+from lshdesk.core.corpus.sources import is_url, root_path
 from lshdesk.core.pathnames import display, name_fields
 from lshdesk.core.scan.pipeline import ScanResult
 
@@ -16,14 +17,13 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run a
 def _file_roots(result: ScanResult) -> set[int]:
     """The roots that were single files, not folders: told from the scan's own data (the disk may have changed)."""
     return {
-        int(r)
-        for r, path in zip(result.docs.root.tolist(), result.docs.paths)
-        if os.path.abspath(result.roots[r]) == path
+        int(r) for r, path in zip(result.docs.root.tolist(), result.docs.paths) if root_path(result.roots[r]) == path
     }
 
 
 def _one_folder(result: ScanResult) -> bool:
-    return len(result.roots) == 1 and 0 not in _file_roots(result)
+    """One local folder: names relative to it (documents in object storage are always named by their full URL)."""
+    return len(result.roots) == 1 and not is_url(result.roots[0]) and 0 not in _file_roots(result)
 
 
 def display_paths(result: ScanResult) -> list[str]:
@@ -39,9 +39,35 @@ def exact_paths(result: ScanResult) -> list[str]:
     return [_join(result.roots[r], rel, r in files) for r, rel in zip(result.docs.root.tolist(), result.docs.rel)]
 
 
+def folder_labels(roots) -> list[str]:
+    """A short name for each root that tells it from the others: its last path part, or as many more parts as it
+    takes ('docs', 'old/docs' and 'new/docs')."""
+    parts = [display(os.path.normpath(os.path.abspath(r))).split(os.sep) for r in roots]
+    depth = [1] * len(parts)
+    while True:
+        labels = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
+        clash = [i for i, x in enumerate(labels) if labels.count(x) > 1 and depth[i] < len(parts[i])]
+        if not clash:
+            return labels
+        for i in clash:
+            depth[i] += 1
+
+
+def short_paths(result: ScanResult) -> list[str]:
+    """Each document's name on screen (valid UTF-8): relative to its folder, after the folder's short name when there
+    are several folders ('docs/a.txt', 'ref/a.txt'; absolute paths look alike once cut to fit a column)."""
+    if _one_folder(result):
+        return display_paths(result)
+    labels, files = folder_labels(result.roots), _file_roots(result)
+    roots = result.docs.root.tolist()
+    return [display(labels[r] if r in files else f"{labels[r]}/{rel}") for r, rel in zip(roots, result.docs.rel)]
+
+
 def _join(root: str, rel: str, is_file: bool) -> str:
     if is_file:
-        return root.replace(os.sep, "/")
+        return root_path(root) if is_url(root) else root.replace(os.sep, "/")
+    if is_url(root):
+        return f"{root_path(root)}/{rel}"
     return os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel
 
 
@@ -121,7 +147,9 @@ def to_json(result: ScanResult) -> str:
             "rows": result.banding.rows,
         },
         "documents": [{**name_fields(n), "shingles": int(c)} for n, c in zip(exact, result.shingles.counts().tolist())],
-        "skipped": [{**name_fields(skipped_name(result, s.path)), "reason": display(s.reason)} for s in result.skipped],
+        "skipped": [
+            {**name_fields(skipped_name(result, s.path)), "reason": display(s.describe())} for s in result.skipped
+        ],
         "pairs": [
             {**name_fields(exact[a], "a"), **name_fields(exact[b], "b"), **_scores(e, j, n)}
             for a, b, e, j, n in pair_indices(result)

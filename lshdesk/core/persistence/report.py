@@ -8,7 +8,7 @@ from datetime import datetime
 import numpy as np
 
 from lshdesk import __version__
-from lshdesk.core.corpus.reading import read_text
+from lshdesk.core.corpus.sources import read_text  # local files and objects in storage (URLs)
 from lshdesk.core.errors import NotText
 from lshdesk.core.passages import shared_passages
 from lshdesk.core.pathnames import display
@@ -142,7 +142,9 @@ def to_html(result: ScanResult) -> str:
     out += _all_pairs(rows, names)
     if result.skipped:
         out.append("<h2>Skipped files</h2><table><tr><th>File</th><th>Reason</th></tr>")
-        out += [f"<tr><td>{esc(display(s.path))}</td><td>{esc(display(s.reason))}</td></tr>" for s in result.skipped]
+        out += [
+            f"<tr><td>{esc(display(s.path))}</td><td>{esc(display(s.describe()))}</td></tr>" for s in result.skipped
+        ]
         out.append("</table>")
     out.append("</body></html>\n")
     return "".join(out)

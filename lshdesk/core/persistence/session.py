@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from lshdesk.core.clustering import Pairs
-from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.corpus.listing import FIXES, Skipped
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
@@ -20,6 +20,7 @@ from lshdesk.core.pathnames import display, stored_name
 from lshdesk.core.persistence import session_check as check
 from lshdesk.core.persistence.atomic import write_atomic_with
 from lshdesk.core.persistence.session_read import SessionError, read_arrays, read_header
+from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import Documents, ScanResult
 from lshdesk.core.shingling import ShingleBatch
 
@@ -41,6 +42,7 @@ def params_to_json(p: ScanParams) -> dict[str, Any]:
     d = asdict(p)
     d["signature"]["shingle"] = str(p.signature.shingle)
     d["corpus"]["formats"] = sorted(p.corpus.formats) if p.corpus.formats is not None else None
+    del d["corpus"]["storage_options"]  # credentials for object storage are never written to a file
     return d
 
 
@@ -61,15 +63,21 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
         ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),
+        str(d.get("measure", "jaccard")),
     )
 
 
 def _pairs_arrays(prefix: str, p: Pairs) -> dict[str, np.ndarray]:
-    return {f"{prefix}.{name}": getattr(p, name) for name in ("left", "right", "estimate", "jaccard", "bands")}
+    names = ("left", "right", "estimate", "jaccard", "bands") + (
+        ("containment",) if isinstance(p, ContainmentPairs) else ()
+    )
+    return {f"{prefix}.{name}": getattr(p, name) for name in names}
 
 
 def _pairs(prefix: str, a: dict[str, np.ndarray]) -> Pairs:
-    return Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
+    p = Pairs(*(a[f"{prefix}.{name}"] for name in ("left", "right", "estimate", "jaccard", "bands")))
+    c = a.get(f"{prefix}.containment")  # a containment scan's pairs (checked with the others: session_check)
+    return ContainmentPairs(p.left, p.right, p.estimate, p.jaccard, p.bands, c) if c is not None else p
 
 
 def save_session(
@@ -90,7 +98,7 @@ def save_session(
         "banding": {"bands": result.banding.bands, "rows": result.banding.rows},
         "paths": [stored_name(p) for p in result.docs.paths],
         "rel": [stored_name(r) for r in result.docs.rel],
-        "skipped": [{"path": stored_name(s.path), "reason": display(s.reason)} for s in result.skipped],
+        "skipped": [{"path": stored_name(s.path), "reason": display(s.reason), "fix": s.fix} for s in result.skipped],
         "seconds": result.seconds,
         "selection": list(selection),
         "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
@@ -206,7 +214,8 @@ def _build(header: dict[str, Any], a: dict[str, np.ndarray]) -> tuple[ScanResult
     for s in check.field(header, "skipped", list):
         if not isinstance(s, dict) or not isinstance(s.get("reason"), str):
             raise SessionError("its header lists a skipped file without a reason")
-        skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"]))
+        fix = s.get("fix", "")  # how to read it anyway: one of FIXES, else nothing
+        skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"], fix if fix in FIXES else ""))
     sizes = a["groups.sizes"]
     groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
     result = ScanResult(

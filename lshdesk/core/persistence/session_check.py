@@ -125,3 +125,5 @@ def check_arrays(a: dict[str, np.ndarray], n_docs: int, k: int, n_roots: int, si
         _within(est, f"{prefix}.estimate", 0, 1)
         _within(jac, f"{prefix}.jaccard", 0, 1)
         _within(bands, f"{prefix}.bands", 0, k)
+        if f"{prefix}.containment" in a:  # a containment scan's pairs
+            _within(_array(a, f"{prefix}.containment", F64, (p,)), f"{prefix}.containment", 0, 1)

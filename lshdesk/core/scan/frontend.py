@@ -16,6 +16,7 @@ import numpy as np
 
 from lshdesk.core.corpus.listing import Skipped, SourceFile
 from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes
+from lshdesk.core.corpus.sources import Storage, prefetch
 from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
@@ -87,9 +88,17 @@ def batches(
 
 
 def read_listed(
-    paths: Sequence[str], index: range, max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None
+    paths: Sequence[str],
+    index: range,
+    max_bytes: int,
+    need_texts: bool,
+    formats: frozenset[str] | None = None,
+    storage: Storage = (),
 ) -> Prepared:
-    """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files."""
+    """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files.
+
+    Objects in storage (URLs) are fetched together first, many requests at once (``sources.prefetch``)."""
+    fetched = prefetch(paths, index, max_bytes, storage)
     ok: list[int] = []
     skipped: list[Skipped] = []
     parts: list[bytes] = []
@@ -97,7 +106,9 @@ def read_listed(
     for i in index:
         path = paths[i]
         try:
-            data = read_bytes(path, max_bytes)
+            data = fetched.pop(i) if i in fetched else read_bytes(path, max_bytes)
+            if isinstance(data, NotText):
+                raise data
             if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
                 parts.append(data)
                 if need_texts:
@@ -115,10 +126,14 @@ def read_listed(
 
 
 def read_batch(
-    files: Sequence[SourceFile], max_bytes: int, need_texts: bool, formats: frozenset[str] | None = None
+    files: Sequence[SourceFile],
+    max_bytes: int,
+    need_texts: bool,
+    formats: frozenset[str] | None = None,
+    storage: Storage = (),
 ) -> Prepared:
     """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
-    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats)
+    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats, storage)
     return Prepared(prep.ok, prep.skipped, prep.parts, prep.texts, [files[i] for i in prep.ok])
 
 
@@ -148,9 +163,10 @@ def read_and_sign_listed(
     sp: SignatureParams,
     family: HashFamily,
     formats: frozenset[str] | None = None,
+    storage: Storage = (),
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread)."""
-    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats)
+    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs
 
@@ -163,11 +179,12 @@ def read_and_sign_cached(
     family: HashFamily,
     formats: frozenset[str] | None,
     hits: dict,
+    storage: Storage = (),
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """``read_and_sign_listed``, taking the files found in the signature cache (``hits``: index -> Entry) from it
     and reading only the others; the batch comes out in listing order, as if every file had been read."""
     misses = [i for i in index if i not in hits]
-    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats)  # type: ignore[arg-type]
+    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats, storage)  # type: ignore[arg-type]
     if len(misses) == len(index):
         return prep, batch, sigs
     read = dict(zip(prep.ok, range(len(prep.ok))))
@@ -201,8 +218,9 @@ def read_and_sign(
     sp: SignatureParams,
     family: HashFamily,
     formats: frozenset[str] | None = None,
+    storage: Storage = (),
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """``read_and_sign_listed`` for a batch of SourceFile objects."""
-    prep = read_batch(files, max_bytes, needs_texts(sp, family), formats)
+    prep = read_batch(files, max_bytes, needs_texts(sp, family), formats, storage)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs

@@ -20,37 +20,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.clustering import Pairs, group_min_similarity, groups, verify
+from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
-from lshdesk.core.corpus.listing import Skipped, SourceFile, walk
-from lshdesk.core.errors import check_cancel
+from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.sources import walk
+from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import (
-    BATCH_FILES,
-    Listing,
-    index_batches,
-    read_and_sign_cached,
-    read_and_sign_listed,
-)
+from lshdesk.core.scan.estimate import estimate_candidates
+from lshdesk.core.scan.frontend import BATCH_FILES, Listing, index_batches, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.progress import Progress
+from lshdesk.core.scan.stages import band_stage, compile_stage, group_stage, start_compiling, verify_stage
 from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
 
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a scan is: a stage name, items done of total (total 0 = unknown yet), and seconds since start."""
-
-    stage: str
-    done: int
-    total: int
-    elapsed: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -157,13 +145,25 @@ def scan(
 ) -> Generator[Progress, None, ScanResult]:
     """Scan folders (or files) for near-duplicate documents; ``reference`` lists indices of reference folders.
 
-    With a ``cache``, files found there unchanged are not read again, and the others are remembered.
+    With a ``cache``, files found there unchanged are not read again, and the others are remembered. Before
+    verifying, a report of stage "estimating" carries the expected number of candidate pairs (``done``) and, when
+    that is large, a ``warning``: the driver goes on, or sets ``cancel`` to stop. Every fold being a reference
+    folder is refused (there would be nothing to compare them with).
     """
+    if reference and set(range(len(roots))) <= set(reference):
+        raise ParamError(
+            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
+        )
     t0 = time.perf_counter()
+
+    def clock() -> float:
+        return time.perf_counter() - t0
+
     stage_t: dict[str, float] = {}
     sp = params.signature
     banding = scan_banding(params)
     family = make_family(sp)
+    compiled = start_compiling(sp, family)  # while the files are listed
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
@@ -176,6 +176,8 @@ def scan(
             check_cancel(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
+    yield from compile_stage(compiled, cancel, clock)
+    stage_t["compiling"] = clock() - sum(stage_t.values())
 
     use = _CacheUse(cache, sp, family, files) if cache is not None and cache.enabled else None
     kept: list[int] = []
@@ -186,16 +188,24 @@ def scan(
     try:
         in_flight: deque = deque()
         done = 0
-        max_bytes = params.corpus.max_bytes
+        max_bytes, storage = params.corpus.max_bytes, params.corpus.storage_options
         for index in index_batches(files.size, BATCH_FILES):
             check_cancel(cancel)
             if use is not None and use.hits:
                 task = pool.submit(
-                    read_and_sign_cached, files.paths, index, max_bytes, sp, family, params.corpus.formats, use.hits
+                    read_and_sign_cached,
+                    files.paths,
+                    index,
+                    max_bytes,
+                    sp,
+                    family,
+                    params.corpus.formats,
+                    use.hits,
+                    storage,
                 )
             else:
                 task = pool.submit(
-                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats
+                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats, storage
                 )
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
@@ -223,14 +233,16 @@ def scan(
         np.array([files.mtime[i] for i in kept], dtype=np.int64),
     )
     del files
-    yield Progress("banding", 0, 1, time.perf_counter() - t0)
-    candidates, pairs = find_pairs(sigs, shingles, banding, params.threshold, docs.root, reference)
-    stage_t["banding+verifying"] = time.perf_counter() - t0 - sum(stage_t.values())
+    is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
+    est = estimate_candidates(sigs, shingles, banding, is_ref)
+    yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(sp.shingle))
     check_cancel(cancel)
-    yield Progress("grouping", 0, 1, time.perf_counter() - t0)
-    comps = groups(len(docs), pairs.left, pairs.right)
-    group_min = group_min_similarity(comps, shingles)
-    stage_t["grouping"] = time.perf_counter() - t0 - sum(stage_t.values())
+    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
+    stage_t["banding"] = clock() - sum(stage_t.values())
+    candidates, pairs = yield from verify_stage(cands, sigs, shingles, params.threshold, cancel, clock)
+    stage_t["verifying"] = clock() - sum(stage_t.values())
+    comps, group_min = yield from group_stage(len(docs), pairs, shingles, cancel, clock)
+    stage_t["grouping"] = clock() - sum(stage_t.values())
     check_cancel(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)
@@ -260,12 +272,14 @@ def cached_scan(
     cancel: threading.Event | None = None,
     reference: Sequence[int] = (),
     cache_path: str | None = None,
+    scan_fn: Callable[..., Generator[Progress, None, ScanResult]] = scan,
 ) -> Generator[Progress, None, ScanResult]:
-    """``scan`` with the signature cache (at ``cache_path``, else the user's cache folder), opened where the scan
-    runs (it may wait for a lock) and closed when it ends, however it ends; trouble with it becomes a warning."""
+    """``scan`` (or ``scan_fn``, called as ``scan`` is) with the signature cache (at ``cache_path``, else the user's
+    cache folder), opened where the scan runs (it may wait for a lock) and closed when it ends, however it ends;
+    trouble with it becomes a warning."""
     cache = SignatureCache.open(cache_path)
     try:
-        return (yield from scan(roots, params, cancel, reference, cache))
+        return (yield from scan_fn(roots, params, cancel, reference, cache))
     finally:
         cache.close()
 

@@ -8,6 +8,7 @@ from lshdesk.core.corpus.listing import Skipped
 from lshdesk.core.humanize import human_size
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence import export
+from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
@@ -20,6 +21,12 @@ def _dash(fmt):
     return lambda v: "" if int(v) < 0 else fmt(v)
 
 
+def folder_names(result: ScanResult) -> list[str]:
+    """Each folder's short name, marked when it is a reference folder ('ref (reference)')."""
+    ref = set(result.reference)
+    return [f"{x} (reference)" if i in ref else x for i, x in enumerate(export.folder_labels(result.roots))]
+
+
 class PairsModel(ArrayTableModel):
     """One row per verified pair: documents A and B, similarity, estimate, bands collided."""
 
@@ -28,6 +35,18 @@ class PairsModel(ArrayTableModel):
             self.set_columns([], [])
             return
         p = result.pairs
+        if isinstance(p, ContainmentPairs):  # a containment scan: A is inside B
+            self.set_columns(
+                [
+                    Column("Contained (A)", names, index=p.left),
+                    Column("Container (B)", names, index=p.right),
+                    Column("Containment", p.containment, _sim, "Share of A's shingles found in B (exact)", True),
+                    Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
+                    Column("Estimate", p.estimate, _sim, "The containment the matching slots imply", True),
+                    Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
+                ]
+            )
+            return
         self.set_columns(
             [
                 Column("Document A", names, index=p.left),
@@ -35,6 +54,7 @@ class PairsModel(ArrayTableModel):
                 Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
                 Column("Estimate", p.estimate, _sim, "Matching signature slots / k: what MinHash estimated", True),
                 Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
+                _pair_folders(result),
             ]
         )
 
@@ -58,7 +78,7 @@ class DocumentsModel(ArrayTableModel):
         self._n_docs = n
         status = ["document"] * n + ["skipped"] * m
         path = list(names) + [display(export.skipped_name(result, s.path)) for s in skipped]  # named as documents are
-        note = [""] * n + [display(s.reason) for s in skipped]
+        note = [""] * n + [display(s.describe("gui")) for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
         self.set_columns(
             [
@@ -82,6 +102,7 @@ class DocumentsModel(ArrayTableModel):
                     True,
                 ),
                 Column("Reason skipped", note),
+                Column("Folder", _folders_of(result, None) + [""] * m, tip="The folder the document comes from"),
             ]
         )
 
@@ -89,3 +110,22 @@ class DocumentsModel(ArrayTableModel):
         """The document index at a view row, or None for a skipped file."""
         i = self.data_row(row)
         return i if i < self._n_docs else None
+
+
+def _folders_of(result: ScanResult, docs) -> list[str]:
+    """The folder name of each document (``docs``: indices; None: all), or "" everywhere for one folder."""
+    roots = result.docs.root if docs is None else result.docs.root[docs]
+    if len(result.roots) < 2:
+        return [""] * len(roots)
+    names = folder_names(result)
+    return [names[r] for r in roots.tolist()]
+
+
+def _pair_folders(result: ScanResult) -> Column:
+    """The two folders of each pair, looked up by a code (no string per pair)."""
+    names = folder_names(result) if len(result.roots) > 1 else [""] * len(result.roots)
+    r = len(names)
+    both = [f"{a} ↔ {b}" if a else "" for a in names for b in names]
+    root = result.docs.root
+    code = root[result.pairs.left] * r + root[result.pairs.right] if r else np.zeros(0, np.int64)
+    return Column("Folders", both, tip="The folders the two documents come from", index=code)

@@ -1,17 +1,27 @@
-"""Which files a scan reads: the document formats (a menu of check boxes) and patterns of files to skip."""
+"""Which files a scan reads: formats (a menu of check boxes), patterns to read and to skip, all files, the size cap."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lshdesk.core.corpus.extract import FORMATS
 from lshdesk.core.params import CorpusOptions
 
 
 class FileOptions(QWidget):
-    """Edits the formats and exclude patterns of a CorpusOptions (the other fields are kept as given)."""
+    """Edits a CorpusOptions: what the CLI's --formats, --include, --exclude, --all-files and --max-size set."""
 
     changed = Signal()
 
@@ -38,13 +48,37 @@ class FileOptions(QWidget):
         self.exclude.setToolTip("Space-separated patterns (name or path below the folder); matching files are skipped")
         self.exclude.setClearButtonEnabled(True)
         self.exclude.setAccessibleName("Skip files matching")
+        self.include = QLineEdit()
+        self.include.setPlaceholderText("read only files matching, e.g. *.txt notes/*")
+        self.include.setToolTip("Space-separated patterns; when set, only matching files are read (any type)")
+        self.include.setClearButtonEnabled(True)
+        self.include.setAccessibleName("Read only files matching")
+        self.all_files = QCheckBox("All files")
+        self.all_files.setToolTip(
+            "Read every file: unknown file types, and tool and version-control folders (.git, node_modules, ...)"
+        )
+        self.max_mb = QDoubleSpinBox()
+        self.max_mb.setRange(0.1, 9_999.9)  # (a short maximum keeps the box, and the side panel, narrow)
+        self.max_mb.setDecimals(1)
+        self.max_mb.setSuffix(" MB")
+        self.max_mb.setPrefix("≤ ")
+        self.max_mb.setToolTip("Size cap: larger files are skipped (listed with their size)")
+        self.max_mb.setAccessibleName("Size cap")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         row.addWidget(self.button, 1)
         lay.addLayout(row)
+        lay.addWidget(self.include)
         lay.addWidget(self.exclude)
-        self.exclude.editingFinished.connect(self.changed)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.all_files)
+        row2.addWidget(self.max_mb, 1)
+        lay.addLayout(row2)
+        for edit in (self.exclude, self.include, self.max_mb):
+            edit.editingFinished.connect(self.changed)
+        self.all_files.toggled.connect(self.changed)
+        self.max_mb.setValue(CorpusOptions().max_bytes / 2**20)
         self._label()
 
     def _toggled(self) -> None:
@@ -63,16 +97,22 @@ class FileOptions(QWidget):
             action.setChecked(options.formats is None or fid in options.formats)
             action.blockSignals(False)
         self.exclude.setText(" ".join(options.exclude))
+        self.include.setText(" ".join(options.include))
+        for w, set_value in ((self.all_files, self.all_files.setChecked), (self.max_mb, self.max_mb.setValue)):
+            w.blockSignals(True)
+            set_value(options.all_files if w is self.all_files else options.max_bytes / 2**20)
+            w.blockSignals(False)
         self._label()
 
     def options(self) -> CorpusOptions:
         """The options shown (raises ParamError when no format is chosen)."""
         on = frozenset(fid for fid, a in self.actions.items() if a.isChecked())
-        b = self.base
+        cap = self.max_mb.value()
+        same_cap = abs(cap - self.base.max_bytes / 2**20) < 0.05  # the spin box rounds: keep an exact cap as given
         return CorpusOptions(
-            b.include,
+            tuple(self.include.text().split()),
             tuple(self.exclude.text().split()),
-            b.all_files,
-            b.max_bytes,
+            self.all_files.isChecked(),
+            self.base.max_bytes if same_cap else max(1, int(cap * 2**20)),
             None if len(on) == len(self.actions) else on,
         )

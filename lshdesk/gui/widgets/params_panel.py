@@ -1,4 +1,4 @@
-"""The Parameters panel: shingling, k, seed, hash family, threshold and the banding scheme, with a Scan button."""
+"""The Parameters panel: shingling, k, seed, hash family, measure, threshold and the banding scheme, and Scan."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.theme import ERROR, keep_color
 from lshdesk.gui.widgets.file_options import FileOptions
 
+MEASURE_CHOICES = (("Jaccard", "jaccard"), ("Containment", "containment"))
 SHINGLINGS = ["word", "word:2", "word:3", "word:5", "char:3", "char:5", "char:7"]
 
 
@@ -55,6 +56,14 @@ class ParamsPanel(QWidget):
         self.family.setToolTip(
             "fast: lshdesk's own (the quickest).\narticle: the encyclopedia entry's reference implementation.\n"
             "datasketch: the values datasketch.MinHash gives, to cross-check with that library."
+        )
+        self.measure = QComboBox()
+        for label, key in MEASURE_CHOICES:
+            self.measure.addItem(label, key)
+        self.measure.setAccessibleName("Measure")
+        self.measure.setToolTip(
+            "Jaccard: how alike two documents are as wholes.\nContainment: how much of the smaller document is "
+            "inside the larger (an excerpt in a report), each pair of document sizes with its own bands x rows."
         )
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(0.01, 1.0)
@@ -93,6 +102,7 @@ class ParamsPanel(QWidget):
         form.addRow("k", self.k)
         form.addRow("Seed", self.seed)
         form.addRow("Hash family", self.family)
+        form.addRow("Measure", self.measure)
         form.addRow("Threshold", self.threshold)
         form.addRow("Bands x rows", scheme)
         form.addRow("Files", self.files)
@@ -109,6 +119,7 @@ class ParamsPanel(QWidget):
             w.valueChanged.connect(self._edited)
         self.threshold.valueChanged.connect(self._edited)
         self.family.currentTextChanged.connect(self._edited)
+        self.measure.currentIndexChanged.connect(self._edited)
         self.shingle.currentTextChanged.connect(self._edited)
         self.auto.toggled.connect(self._edited)
         self.scan_button.clicked.connect(self.scanRequested)
@@ -116,13 +127,15 @@ class ParamsPanel(QWidget):
 
     def set_params(self, p: ScanParams) -> None:
         self.files.set_options(p.corpus)
-        widgets = (self.shingle, self.k, self.seed, self.family, self.threshold, self.auto, self.bands, self.rows)
+        widgets = (self.shingle, self.k, self.seed, self.family, self.measure, self.threshold, self.auto)
+        widgets += (self.bands, self.rows)
         for w in widgets:
             w.blockSignals(True)
         self.shingle.setCurrentText(str(p.signature.shingle))
         self.k.setValue(p.signature.k)
         self.seed.setValue(p.signature.seed)
         self.family.setCurrentText(p.signature.family)
+        self.measure.setCurrentIndex(max(0, self.measure.findData(p.measure)))
         self.threshold.setValue(p.threshold)
         self.auto.setChecked(p.banding is None)
         b = scan_banding(p)
@@ -150,8 +163,10 @@ class ParamsPanel(QWidget):
         sig = SignatureParams(
             ShingleSpec.parse(self.shingle.currentText()), self.family.currentText(), self.k.value(), self.seed.value()
         )
-        banding = None if self.auto.isChecked() else Banding(self.bands.value(), self.rows.value())
-        return ScanParams(sig, round(self.threshold.value(), 4), banding, self.files.options())
+        measure = self.measure.currentData() or "jaccard"
+        manual = not self.auto.isChecked() and measure == "jaccard"  # containment: a scheme per pair of sizes
+        banding = Banding(self.bands.value(), self.rows.value()) if manual else None
+        return ScanParams(sig, round(self.threshold.value(), 4), banding, self.files.options(), measure=measure)
 
     def _edited(self) -> None:
         self.bands.setEnabled(not self.auto.isChecked())
@@ -178,9 +193,13 @@ class ParamsPanel(QWidget):
         note = f"Pairs are likeliest to be caught above about {curve_threshold(b.bands, b.rows):.2f}."
         if unused > 0:
             note += f" {unused} of the {k} slots are unused."
+        jaccard = self.measure.currentData() != "containment"
+        if not jaccard:
+            note = "Containment: documents are grouped by size, and each pair of sizes gets its own bands x rows."
         self.scheme_note.setText(note)
-        self.bands.setEnabled(not self.auto.isChecked())
-        self.rows.setEnabled(not self.auto.isChecked())
+        for w in (self.bands, self.rows):
+            w.setEnabled(jaccard and not self.auto.isChecked())
+        self.auto.setEnabled(jaccard)
 
 
 def scrolling(panel: ParamsPanel) -> QScrollArea:

@@ -7,16 +7,8 @@ import time
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from lshdesk.core.scan.pipeline import Progress
-
-STAGE_WORDS = {
-    "connecting": "Connecting to the cluster",
-    "listing": "Listing files",
-    "reading": "Reading and hashing",
-    "banding": "Banding and verifying",
-    "grouping": "Grouping",
-    "done": "Done",
-}
+from lshdesk.core.humanize import human_seconds
+from lshdesk.core.scan.progress import STAGE_WORDS, Progress
 
 
 class ProgressArea(QWidget):
@@ -42,6 +34,7 @@ class ProgressArea(QWidget):
         lay.addStretch(1)
         self.cancel_button.clicked.connect(self.cancelRequested)
         self._t_stage = 0.0
+        self._done_at_start = 0
         self._last_stage = ""
         self.finish("Ready")
 
@@ -54,22 +47,23 @@ class ProgressArea(QWidget):
         self._last_stage = ""
 
     def update_progress(self, p: Progress) -> None:
+        """Show a report: the stage in words, done of total in the stage's own unit, its rate and time left."""
         if p.stage != self._last_stage:
             self._last_stage = p.stage
-            self._t_stage = time.monotonic()
+            self._t_stage, self._done_at_start = time.monotonic(), p.done
+            self.rate.clear()
         words = STAGE_WORDS.get(p.stage, p.stage)
         if p.total:
             self.bar.setRange(0, p.total)
             self.bar.setValue(p.done)
-            self.stage.setText(f"{words}: {p.done:,} / {p.total:,} files")
-            spent = time.monotonic() - self._t_stage
-            if p.stage == "reading" and p.done and spent > 0.2:
-                rate = p.done / spent
-                left = (p.total - p.done) / rate if rate > 0 else 0
-                self.rate.setText(f"{rate:,.0f} files/s, {left:,.0f} s left")
+            self.stage.setText(f"{words}: {p.done:,} / {p.total:,} {p.unit}")
+            spent, gained = time.monotonic() - self._t_stage, p.done - self._done_at_start
+            if gained > 0 and spent > 0.2:
+                rate = gained / spent
+                self.rate.setText(f"{rate:,.0f} {p.unit}/s, {human_seconds((p.total - p.done) / rate)} left")
         else:
             self.bar.setRange(0, 0)
-            self.stage.setText(f"{words}: {p.done:,} files" if p.stage == "listing" else words)
+            self.stage.setText(f"{words}: {p.done:,} {p.unit}" if p.stage == "listing" else words)
 
     def finish(self, text: str) -> None:
         """Show a closing message; the bar, the rate and Cancel go away."""

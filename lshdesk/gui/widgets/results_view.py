@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QMenu,
     QTableView,
@@ -21,12 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
 
-PAIR_WIDTHS = (0, 0, 90, 90, 70)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
+PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
+DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
 REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
 SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
 GROUP_MODES = (
@@ -99,6 +101,7 @@ class ResultsView(QWidget):
     docsSelected = Signal(tuple)
     pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
     groupActivated = Signal(tuple)  # a group was double-clicked (or Enter pressed): its documents, for the Signatures
+    findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -140,7 +143,12 @@ class ResultsView(QWidget):
         bar.addWidget(self.group_mode)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        self.empty = QLabel()  # why there is no pair, when there is none
+        self.empty.setWordWrap(True)
+        self.empty.setAccessibleName("Why no pair was found")
+        self.empty.setContentsMargins(6, 4, 6, 4)
         lay.addLayout(bar)
+        lay.addWidget(self.empty)
         lay.addWidget(self.tabs)
         self.group_mode.setVisible(False)
         self.tabs.currentChanged.connect(lambda i: self.group_mode.setVisible(self.tabs.widget(i) is self.groups))
@@ -175,7 +183,13 @@ class ResultsView(QWidget):
         _size_columns(self.pairs, PAIR_WIDTHS)
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
         _size_columns(self.documents, DOC_WIDTHS)
+        several = result is not None and len(result.roots) > 1  # several folders: which one each document is from
+        self.documents.setColumnHidden(6, not several)
+        self.pairs.setColumnHidden(5, not several)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+        why = explain_empty(result) if result is not None else ""
+        self.empty.setText(f"No pairs: {why}." if why else "")
+        self.empty.setVisible(bool(why))
         self._count_tabs()
 
     def _show_groups(self) -> None:
@@ -225,16 +239,15 @@ class ResultsView(QWidget):
 
     def files_at(self, view: QAbstractItemView, pos: QPoint) -> list[str]:
         """The files of the row under ``pos``: a pair's two documents, one document, or a skipped file."""
-        index = view.indexAt(pos)
         r = self.result
-        if not index.isValid() or r is None:
+        if r is None:
             return []
-        if view is self.pairs:
-            return [r.docs.paths[i] for i in self.pairs_model.pair_at(index.row(), r)]
-        if view is self.groups:
-            return [r.docs.paths[i] for i in self.groups_model.members(index)]
-        i = self.docs_model.data_row(index.row())
-        return [r.docs.paths[i] if i < len(r.docs) else r.skipped[i - len(r.docs)].path]
+        if docs := self.docs_at(view, pos):
+            return [r.docs.paths[i] for i in docs]
+        index = view.indexAt(pos)
+        if view is not self.documents or not index.isValid():
+            return []
+        return [r.skipped[self.docs_model.data_row(index.row()) - len(r.docs)].path]
 
     def context_menu(self, view: QAbstractItemView, pos: QPoint) -> QMenu | None:
         """Open each file of the row under ``pos`` in the system's default application, or show its folder."""
@@ -252,7 +265,27 @@ class ResultsView(QWidget):
         if view is self.pairs:
             menu.addSeparator()
             menu.addAction("Read side by side", self.pairActivated.emit)
+        docs = self.docs_at(view, pos)
+        if docs:
+            menu.addSeparator()
+        for d in docs[:8]:
+            menu.addAction(
+                f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
+            )
         return menu
+
+    def docs_at(self, view: QAbstractItemView, pos: QPoint) -> list[int]:
+        """The documents (indices, not skipped files) of the row under ``pos``."""
+        index = view.indexAt(pos)
+        r = self.result
+        if not index.isValid() or r is None:
+            return []
+        if view is self.pairs:
+            return list(self.pairs_model.pair_at(index.row(), r))
+        if view is self.groups:
+            return [int(i) for i in self.groups_model.members(index)]
+        i = self.docs_model.data_row(index.row())
+        return [i] if i < len(r.docs) else []
 
     def _menu(self, view: QAbstractItemView, pos: QPoint) -> None:
         menu = self.context_menu(view, pos)

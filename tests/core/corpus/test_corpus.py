@@ -103,7 +103,7 @@ def _entries(root, **opts):
             docs[e.rel] = e
         else:
             assert isinstance(e, Skipped)
-            skipped[os.path.relpath(e.path, root)] = e.reason
+            skipped[os.path.relpath(e.path, root)] = e.describe()
     return docs, skipped
 
 

@@ -1,0 +1,1 @@
+"""Queries by example and containment: rank a corpus against query documents, find documents copied into others."""

@@ -1,0 +1,49 @@
+"""Why a scan found no pair, in one sentence: what was compared, the threshold, and the most similar pair seen."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lshdesk.core.clustering import exact_jaccard
+
+SAMPLED_PAIRS = 20_000  # pairs compared exactly when no candidate was found (a sample: the best seen)
+
+
+def explain_empty(result, seed: int = 0) -> str:
+    """A sentence for an empty result ("" when the scan found pairs): "no pair between the reference folder and
+    the others reaches 0.80; the most similar is 0.12"."""
+    if len(result.pairs):
+        return ""
+    n, t = len(result.docs), result.params.threshold
+    if n < 2:
+        return f"{'no document' if n == 0 else 'one document'} to compare: nothing to pair"
+    root = np.asarray(result.docs.root)
+    is_ref = np.isin(root, np.asarray(result.reference, dtype=np.int64))
+    if result.reference and (is_ref.all() or not is_ref.any()):
+        side = "reference" if is_ref.all() else "other"
+        return f"every document is in a{'n' if side == 'other' else ''} {side} folder: no pair to compare"
+    what = "between the reference folder and the others" if result.reference else "of documents"
+    best, seen = _most_similar(result, is_ref if result.reference else None, seed)
+    tail = f"the most similar {'is' if seen == 'all' else 'found is'} {best:.2f}" if best is not None else ""
+    return f"no pair {what} reaches {t:.2f}" + (f"; {tail}" if tail else "")
+
+
+def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
+    """The highest exact similarity over all pairs (few documents), else the candidates, else a random sample."""
+    n = len(result.docs)
+    sh = result.shingles
+    if len(sh.ids) < int(sh.offsets[-1]):  # the shingle sets stayed on a cluster's workers: candidates only
+        return (float(result.candidates.jaccard.max()), "candidates") if len(result.candidates) else (None, "")
+    if n * (n - 1) // 2 <= SAMPLED_PAIRS:
+        left, right = np.triu_indices(n, k=1)
+        seen = "all"
+    elif len(result.candidates):
+        return float(result.candidates.jaccard.max()), "candidates"
+    else:
+        rng = np.random.default_rng(seed)
+        left, right = rng.integers(0, n, SAMPLED_PAIRS), rng.integers(0, n, SAMPLED_PAIRS)
+        seen = "sample"
+    keep = left != right if is_ref is None else is_ref[left] != is_ref[right]
+    if not keep.any():
+        return None, ""
+    return float(exact_jaccard(result.shingles, left[keep], right[keep]).max()), seen

@@ -1,0 +1,216 @@
+"""The scan's compiled stages, each a generator reporting its own unit and stopping between short steps.
+
+Compiling the kernels (once per process and settings), banding (a few bands at a time), verifying the candidates
+(steps of bounded cost, two threads) and grouping (groups, or blocks of a large group's rows): no step runs
+much longer than ``STEP_COST`` merged shingle ids (tens of milliseconds), so cancel answers within a step
+and nothing keeps computing after it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import numpy.typing as npt
+
+from lshdesk.core.clustering import Pairs, groups, verified
+from lshdesk.core.errors import check_cancel
+from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.lsh import Candidates, band_range_codes
+from lshdesk.core.minhash import HashFamily, estimate_pairs
+from lshdesk.core.params import Banding, SignatureParams
+from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
+from lshdesk.core.scan.progress import Progress
+from lshdesk.core.shingling import ShingleBatch
+
+STEP_COST = 1 << 22  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
+THREADS = 2  # verification steps run on two threads
+STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
+LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer wait is compiling
+Clock = Callable[[], float]
+
+
+def start_compiling(sp: SignatureParams, family: HashFamily) -> threading.Event:
+    """Load (or, the first time, compile) the kernels these settings use on a helper thread; set when done."""
+    done = threading.Event()
+    threading.Thread(target=_warm, args=(sp, family, done), name="lshdesk-compile", daemon=True).start()
+    return done
+
+
+def compile_stage(
+    done: threading.Event, cancel: threading.Event | None, clock: Clock
+) -> Generator[Progress, None, None]:
+    """Wait for ``start_compiling``, reporting "compiling" once it takes longer than loading; a cancel stops
+    the wait (compiling itself cannot be interrupted: it ends on its own, in seconds)."""
+    t0 = time.perf_counter()
+    while not done.wait(0.05):
+        check_cancel(cancel)
+        if time.perf_counter() - t0 > LOADING_SECONDS:
+            yield Progress("compiling", 0, 0, clock())
+
+
+def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> None:
+    try:
+        texts = ["warm up the kernels for a scan", "warm up a kernel for the scan"]
+        prep = Prepared([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
+        batch, sigs = sign_prepared(prep, sp, family)
+        two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
+        band_range_codes(sigs, Banding(1, 1), 0, 1)
+        pair_kernels.intersection_sizes(batch.ids, batch.offsets, *two)
+        estimate_pairs(sigs, *two)
+        members, starts = np.array([0, 1], dtype=np.int64), np.array([0, 2], dtype=np.int64)
+        pair_kernels.components(2, *two)
+        pair_kernels.group_min_jaccard(batch.ids, batch.offsets, members, starts)
+        pair_kernels.rows_min_jaccard(batch.ids, batch.offsets, members, 0, 1)
+    finally:
+        done.set()
+
+
+def band_stage(
+    sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray | None, cancel: threading.Event | None, clock: Clock
+) -> Generator[Progress, None, Candidates]:
+    """``lsh.candidate_pairs`` a few bands at a time (as many as take about ``STEP_SECONDS``), pairs inside one
+    side of the reference split dropped per step; each step's sorted pair codes are merged as a binary counter
+    merges (runs of similar size), so merging costs O(pairs x log steps) and no step is long."""
+    n, b = len(sigs), banding.bands
+    banding.check(sigs.shape[1])
+    sigs = np.ascontiguousarray(sigs)
+    runs: list[tuple[npt.NDArray, npt.NDArray]] = []
+    band, width = 0, 1
+    while band < b:
+        check_cancel(cancel)
+        t0 = time.perf_counter()
+        hi = min(b, band + width)
+        codes = band_range_codes(sigs, banding, band, hi)
+        if is_ref is not None and len(codes):
+            codes = codes[is_ref[codes // n] != is_ref[codes % n]]
+        runs.append(np.unique(codes, return_counts=True))
+        while len(runs) > 1 and len(runs[-2][0]) <= 2 * len(runs[-1][0]):
+            runs.append(_merge_counts(*runs.pop(-2), *runs.pop()))
+        spent = time.perf_counter() - t0
+        width = max(1, min(2 * width, int(width * STEP_SECONDS / spent))) if spent > 0 else 2 * width
+        band = hi
+        yield Progress("banding", band, b, clock())
+    uniq, counts = np.zeros(0, np.int64), np.zeros(0, np.int64)
+    while runs:
+        check_cancel(cancel)
+        uniq, counts = _merge_counts(*runs.pop(), uniq, counts)
+    return Candidates(uniq // max(n, 1), uniq % max(n, 1), counts.astype(np.int64))
+
+
+def _merge_counts(a: npt.NDArray, ca: npt.NDArray, b: npt.NDArray, cb: npt.NDArray) -> tuple[npt.NDArray, npt.NDArray]:
+    """Two sorted unique key arrays with counts -> one (a stable sort of two sorted runs is a linear merge)."""
+    if not len(a) or not len(b):
+        return (b, cb) if not len(a) else (a, ca)
+    keys, cnt = np.concatenate((a, b)), np.concatenate((ca, cb))
+    order = np.argsort(keys, kind="stable")
+    keys, cnt = keys[order], cnt[order]
+    start = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[start], np.add.reduceat(cnt, start)
+
+
+def step_ends(cost: npt.NDArray, budget: int = STEP_COST) -> npt.NDArray[np.int64]:
+    """End indices of consecutive steps whose summed ``cost`` stays near ``budget`` (at least one item each)."""
+    if not len(cost):
+        return np.zeros(0, np.int64)
+    cum = np.cumsum(cost)
+    ends = np.searchsorted(cum, np.arange(budget, int(cum[-1]), budget), side="right")
+    return np.unique(np.concatenate((np.maximum(ends, 1), [len(cost)]))).astype(np.int64)
+
+
+def verify_stage(
+    cands: Candidates,
+    sigs: npt.NDArray,
+    shingles: ShingleBatch,
+    threshold: float,
+    cancel: threading.Event | None,
+    clock: Clock,
+) -> Generator[Progress, None, tuple[Pairs, Pairs]]:
+    """``clustering.verify`` in steps of bounded cost, two at a time on two threads."""
+    left = np.ascontiguousarray(cands.left, dtype=np.int64)
+    right = np.ascontiguousarray(cands.right, dtype=np.int64)
+    counts = shingles.counts().astype(np.int64)
+    cost = counts[left] + counts[right] + 16
+    inter = np.zeros(len(left), dtype=np.int64)
+    est = np.zeros(len(left), dtype=np.float64)
+    ends = step_ends(cost).tolist()
+    yield Progress("verifying", 0, len(left), clock())
+    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
+    try:  # each thread takes the next step; reports follow the oldest step, so they come in order
+        in_flight: deque = deque()
+        for k, hi in enumerate(ends):
+            check_cancel(cancel)
+            lo = ends[k - 1] if k else 0
+            in_flight.append((pool.submit(_verify_step, shingles, sigs, left, right, lo, hi, inter, est), hi))
+            while len(in_flight) >= THREADS or (k == len(ends) - 1 and in_flight):
+                check_cancel(cancel)
+                future, done = in_flight.popleft()
+                future.result()
+                yield Progress("verifying", done, len(left), clock())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # at most the steps running now finish
+    union = counts[left] + counts[right] - inter
+    jac = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
+    scored = Pairs(left, right, est, jac, cands.bands)
+    return scored, verified(scored, threshold)
+
+
+def _verify_step(shingles: ShingleBatch, sigs, left, right, lo: int, hi: int, inter, est) -> None:
+    """Intersections and estimates of the candidates ``lo:hi`` (compiled, without the GIL), written in place."""
+    inter[lo:hi] = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
+    est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
+
+
+def group_stage(
+    n_docs: int, pairs: Pairs, shingles: ShingleBatch, cancel: threading.Event | None, clock: Clock
+) -> Generator[Progress, None, tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.float64]]]:
+    """Groups (one compiled pass over the pairs), then each group's lowest similarity: small groups a batch at a
+    time, a large group a block of rows at a time (its pairs grow with the square of its size)."""
+    yield Progress("grouping", 0, 0, clock())
+    comps = groups(n_docs, pairs.left, pairs.right)
+    counts = shingles.counts().astype(np.int64)
+    lowest = np.ones(len(comps), dtype=np.float64)
+    yield Progress("grouping", 0, len(comps), clock())
+    g = 0
+    while g < len(comps):
+        check_cancel(cancel)
+        c = comps[g]
+        width = int(counts[c].mean()) * 2 + 16
+        if len(c) * (len(c) - 1) // 2 * width > STEP_COST:
+            yield from _large_group(g, c, width, shingles, lowest, cancel, clock, len(comps))
+            g += 1
+        else:
+            end, cost = g, 0
+            while end < len(comps) and cost < STEP_COST:
+                m = comps[end]
+                cost += len(m) * (len(m) - 1) // 2 * (int(counts[m].mean()) * 2 + 16)
+                end += 1
+            members = np.concatenate(comps[g:end]).astype(np.int64)
+            starts = np.zeros(end - g + 1, dtype=np.int64)
+            np.cumsum([len(m) for m in comps[g:end]], out=starts[1:])
+            lowest[g:end] = pair_kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
+            g = end
+        yield Progress("grouping", g, len(comps), clock())
+    return comps, lowest
+
+
+def _large_group(g, members, width, shingles, lowest, cancel, clock, total) -> Generator[Progress, None, None]:
+    members = np.ascontiguousarray(members, dtype=np.int64)
+    size, p = len(members), 0
+    while p < size:
+        check_cancel(cancel)
+        rows = max(1, STEP_COST // (width * max(1, size - p)))
+        best = pair_kernels.rows_min_jaccard(shingles.ids, shingles.offsets, members, p, min(size, p + rows))
+        lowest[g] = min(lowest[g], best)
+        p += rows
+        yield Progress("grouping", g, total, clock())
+
+
+def stopwatch() -> Clock:
+    """Seconds since this call, as a function."""
+    t0 = time.perf_counter()
+    return lambda: time.perf_counter() - t0
