@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 # isort: off
-from lshdesk.terminal import early_interrupts, emit, end_now, fail, say  # first: a Ctrl+C while starting is one line
+# first: a Ctrl+C while starting is one line
+from lshdesk.terminal import drive, early_interrupts, emit, end_now, fail, off_main, say
 
 # isort: on
 import argparse
@@ -12,10 +13,10 @@ import math
 import os
 import signal
 import sys
-import time
+import threading
 
 from lshdesk import __version__
-from lshdesk.cli_query import add_measure_option, add_query_parser
+from lshdesk.cli_query import add_measure_option, add_query_parser, query
 from lshdesk.cli_storage import add_storage_option
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
@@ -163,8 +164,6 @@ def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import is_url, same_root
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
-    from lshdesk.core.scan.pipeline import run
-    from lshdesk.core.scan.progress import STAGE_WORDS
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -202,19 +201,6 @@ def _scan(args: argparse.Namespace) -> int:
         from lshdesk.cli_query import scan_containment
 
         return scan_containment(args, paths, params, reference)
-    show = not args.quiet and sys.stderr is not None and sys.stderr.isatty()
-    last = [0.0]
-
-    def progress(p) -> None:
-        if p.warning and not args.quiet:
-            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
-        now = time.monotonic()
-        if show and (now - last[0] > 0.1 or p.stage == "done"):
-            last[0] = now
-            count = f"{p.done:,}/{p.total:,} {p.unit}" if p.total else (f"{p.done:,} {p.unit}" if p.unit else "")
-            line = f"{STAGE_WORDS.get(p.stage, p.stage)}: {count}" if count else STAGE_WORDS.get(p.stage, p.stage)
-            say(f"\r{line}  {p.elapsed:6.1f} s\033[K", end="")
-
     if engine == "dask" and args.scheduler:
         from lshdesk.distributed.cluster import check_scheduler
 
@@ -224,24 +210,17 @@ def _scan(args: argparse.Namespace) -> int:
         engine,
         paths,
         params,
-        None,
+        args.cancel,
         reference,
         address=args.scheduler,
         cache=not args.no_cache,
         cache_path=cache_path,
         gather=False,
     )
-    try:
-        result = run(gen, progress)
-    except ScanCancelled:
-        return fail("cancelled", 130)
-    finally:
-        gen.close()  # a Dask scan's cluster is shut down here, also on Ctrl+C
+    result = drive(gen, args.quiet, args.cancel)
     for warning in getattr(result, "warnings", ()):
         if not args.quiet or "newer lshdesk" in warning:  # a cache left alone is said even under -q
             say(f"lshdesk: warning: {warning}")
-    if show:
-        say("")
     if args.format == "html":
         from lshdesk.core.persistence.report import to_html
 
@@ -282,27 +261,26 @@ def _signature(args: argparse.Namespace) -> int:
     return emit(json.dumps(out) + "\n", None)
 
 
+def _command(args: argparse.Namespace) -> int:
+    return {"scan": _scan, "signature": _signature, "query": query}[args.command](args)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "scan":
-            return _scan(args)
-        if args.command == "signature":
-            return _signature(args)
-        if args.command == "query":
-            from lshdesk.cli_query import query
+        if args.command in (None, "gui"):
+            from lshdesk.gui.app import run_app
 
-            return query(args)
-        from lshdesk.gui.app import run_app
-
-        return run_app(getattr(args, "paths", []))
+            return run_app(getattr(args, "paths", []))
+        args.cancel = threading.Event()  # set by Ctrl+C: the scan stops at its next check
+        return off_main(lambda: _command(args), args.cancel)  # compiled work never on the main thread
+    except (KeyboardInterrupt, ScanCancelled):  # the command cancels only on Ctrl+C
+        return end_now(fail("interrupted", 130), argv)
     except LshdeskError as e:
         return fail(str(e), getattr(e, "exit_code", 2))
-    except KeyboardInterrupt:
-        return end_now(fail("interrupted", 130), argv)
     except MemoryError:
         msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
         return end_now(fail(msg, 1), argv)

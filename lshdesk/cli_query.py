@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
-from lshdesk.terminal import emit, fail, say
+from lshdesk.terminal import drive, emit, fail, say
 
 
 def _fraction(text: str) -> float:
@@ -59,28 +58,6 @@ def add_query_parser(sub, add_signature_options: Callable, positive: Callable) -
     q.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
 
 
-def _drive(gen, quiet: bool):
-    """Run a scan generator with the scan's one-line progress on a terminal; return its result."""
-    from lshdesk.core.scan.pipeline import run
-
-    show = not quiet and sys.stderr is not None and sys.stderr.isatty()
-    last = [0.0]
-
-    def progress(p) -> None:
-        now = time.monotonic()
-        if show and (now - last[0] > 0.1 or p.stage == "done"):
-            last[0] = now
-            total = f"/{p.total}" if p.total else ""
-            say(f"\r{p.stage:10s} {p.done}{total} files  {p.elapsed:6.1f} s   ", end="")
-
-    try:
-        return run(gen, progress)
-    finally:
-        gen.close()
-        if show:
-            say("")
-
-
 def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: ScanParams, reference: list[int]) -> int:
     """``lshdesk scan --measure containment``: columns ``a,b,estimate,containment`` (a contained in b)."""
     from lshdesk.core.query.export import containment_csv, containment_json
@@ -92,11 +69,8 @@ def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: Sca
         return fail("--measure containment writes csv or json (the html report shows Jaccard pairs)")
     params = dataclasses.replace(params, measure="containment")
     cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
-    gen = make_scan("local", paths, params, None, reference, cache=not args.no_cache, cache_path=cache_path)
-    try:
-        result = _drive(gen, args.quiet)
-    except ScanCancelled:
-        return fail("cancelled", 130)
+    gen = make_scan("local", paths, params, args.cancel, reference, cache=not args.no_cache, cache_path=cache_path)
+    result = drive(gen, args.quiet, args.cancel)
     if not args.quiet:
         for w in result.warnings:
             say(f"lshdesk: warning: {w}")
@@ -129,13 +103,13 @@ def query(args: argparse.Namespace) -> int:
         batch, sigs = sign_files(args.files, params)
         inside = list(dict.fromkeys(args.inside))
         if args.no_cache:
-            gen = signed_corpus(inside, params)
+            gen = signed_corpus(inside, params, args.cancel)
         else:
             cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
-            gen = cached_scan(inside, params, None, (), cache_path, signed_corpus)
-        result = _drive(gen, args.quiet)
+            gen = cached_scan(inside, params, args.cancel, (), cache_path, signed_corpus)
+        result = drive(gen, args.quiet, args.cancel)
     except ScanCancelled:
-        return fail("cancelled", 130)
+        raise
     except LshdeskError as e:
         return fail(str(e), 1)
     t0 = time.perf_counter()

@@ -6,6 +6,15 @@ import os
 import signal
 import sys
 import threading
+import time
+from collections.abc import Callable, Generator
+from typing import TypeVar
+
+T = TypeVar("T")
+POLL_SECONDS = 0.1  # the main thread's wait, in steps (a Ctrl+C is seen between them at the latest)
+GRACE_SECONDS = (
+    2.0  # after Ctrl+C, how long the work may take to stop at its next cancel check (a Dask scan: its cluster)
+)
 
 
 def early_interrupts(signum, frame) -> None:  # Ctrl+C while the command starts: one line, no traceback
@@ -70,3 +79,73 @@ def end_now(code: int, argv: list[str] | None) -> int:
     ):
         os._exit(code)
     return code
+
+
+def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
+    """Run a scan generator to its result, closed after (a Dask scan's cluster shut down), with its warnings on
+    standard error unless ``quiet`` and on a terminal one progress line, redrawn at most ten times a second. Once
+    ``cancel`` is set (Ctrl+C) nothing more is said, and the result is refused (``ScanCancelled``)."""
+    from lshdesk.core.errors import check_cancel
+    from lshdesk.core.scan.pipeline import run
+    from lshdesk.core.scan.progress import STAGE_WORDS
+
+    show = not quiet and sys.stderr is not None and sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(p) -> None:
+        if cancel is not None and cancel.is_set():
+            return
+        if p.warning and not quiet:
+            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
+        now = time.monotonic()
+        if show and (now - last[0] > 0.1 or p.stage == "done"):
+            last[0] = now
+            count = f"{p.done:,}/{p.total:,} {p.unit}" if p.total else (f"{p.done:,} {p.unit}" if p.unit else "")
+            line = f"{STAGE_WORDS.get(p.stage, p.stage)}: {count}" if count else STAGE_WORDS.get(p.stage, p.stage)
+            say(f"\r{line}  {p.elapsed:6.1f} s\033[K", end="")
+
+    try:
+        result = run(gen, progress)
+    finally:
+        gen.close()
+    check_cancel(cancel)
+    if show:
+        say("")
+    return result
+
+
+def off_main(work: Callable[[], T], cancel: threading.Event) -> T:
+    """Run a command's ``work`` on a helper thread while the main thread only waits; return its value or raise its error.
+
+    Python runs the Ctrl+C handler on the main thread at its next bytecode, and numba runs bytecode while it boxes a
+    compiled call's results (``serialize._numba_unpickle``): a KeyboardInterrupt raised there is lost by the boxing
+    of a tuple, and the call ends in ``SystemError: ... returned a result with an exception set``. Here the
+    interrupt lands in the wait instead: ``cancel`` is set, the work gets ``GRACE_SECONDS`` to stop at its next
+    check, and the KeyboardInterrupt goes on (``end_now`` then ends a process whose work still runs; a second
+    Ctrl+C ends the grace at once).
+    """
+    out: dict[str, object] = {}
+    done = threading.Event()  # waited on, not the thread: an interrupted Thread.join marks the thread stopped (3.11)
+
+    def target() -> None:
+        if hasattr(signal, "pthread_sigmask"):  # so the kernel hands Ctrl+C to the waiting main thread, woken at once
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # (the work's own threads inherit the mask)
+        try:
+            out["value"] = work()
+        except BaseException as e:  # handed to the main thread, raised there
+            out["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="lshdesk-command").start()
+    try:
+        while not done.wait(POLL_SECONDS):
+            pass
+    except KeyboardInterrupt:
+        cancel.set()
+        done.wait(GRACE_SECONDS)
+        raise
+    error = out.pop("error", None)
+    if isinstance(error, BaseException):
+        raise error
+    return out["value"]  # type: ignore[return-value]

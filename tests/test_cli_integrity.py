@@ -205,8 +205,13 @@ def test_ctrl_c_during_a_scan_ends_fast_without_traceback(tmp_path, delay):
     out, err = p.communicate(timeout=60)
     assert time.monotonic() - t0 < 5  # within a second on a quiet machine; 5 s leaves room for a busy one
     assert p.returncode in (0, 130), err  # 0: it had already finished
-    assert b"Traceback" not in err and (
-        p.returncode == 0 or err.strip().splitlines() == [b"lshdesk: error: interrupted"]
+    lines = err.strip().splitlines()
+    assert b"Traceback" not in err
+    # 130: one 'interrupted' line, after at most the warnings said before the Ctrl+C (the candidate estimate's
+    # warning comes at about 1.5 s here); nothing is said once it is seen
+    assert p.returncode == 0 or (
+        lines[-1] == b"lshdesk: error: interrupted"
+        and all(line.startswith(b"lshdesk: warning: ") for line in lines[:-1])
     )
 
 

@@ -25,7 +25,7 @@ from lshdesk.core.corpus.sources import is_url, walk
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.scan import frontend, pipeline
+from lshdesk.core.scan import frontend
 from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
