@@ -13,12 +13,13 @@ import os
 import signal
 import sys
 import time
+import traceback
 
-from lshdesk import __version__
 from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
+from lshdesk.system import commands, logs
 
 MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a mistake
 
@@ -89,7 +90,7 @@ def _add_signature_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
-    parser.add_argument("--version", action="version", version=f"lshdesk {__version__}")
+    commands.add_global_options(parser)  # --version [--verbose], --debug, the exit codes in --help
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     g = sub.add_parser("gui", help="open the app (the default), optionally on folders")
@@ -156,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_signature_options(sig)
     sig.add_argument("--format", choices=("json",), default="json")
     add_query_parser(sub, _add_signature_options, _positive)
+    commands.add_commands(sub)  # completion, install-desktop
     return parser
 
 
@@ -286,8 +288,15 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
+    debug = logs.debug_wanted()
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        debug = logs.debug_wanted(args.debug)
+        logs.setup(debug)
+        if (done := commands.run(args, parser)) is not None:  # --version, completion, install-desktop
+            return done
+        commands.announce_compiling(args)
         if args.command == "scan":
             return _scan(args)
         if args.command == "signature":
@@ -300,11 +309,19 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
         return fail(str(e), getattr(e, "exit_code", 2))
     except KeyboardInterrupt:
         return end_now(fail("interrupted", 130), argv)
     except MemoryError:
         msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
         return end_now(fail(msg, 1), argv)
-    except Exception as e:  # last resort: one line, never a traceback
-        return fail(f"unexpected {type(e).__name__}: {e}", 1)
+    except Exception as e:  # last resort: one line (the traceback with --debug, and in the log file)
+        return commands.crashed(e, debug)
+
+
+def gui_main() -> int:
+    """The ``lshdesk-gui`` entry point (a gui-script: no console on Windows): the window, on the folders given."""
+    commands.detach_streams()
+    return main(["gui", *sys.argv[1:]])
