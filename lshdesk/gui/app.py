@@ -58,13 +58,13 @@ def open_paths(window: MainWindow, paths: list[str], scan_now: bool = True) -> b
 def run_app(paths: list[str] | None = None) -> int:
     """Open the main window on ``paths`` (or the sample corpus), scan once the kernels are ready, run the loop.
 
-    The window shows before the kernels load (the first run compiles them, ~10 s: ``kernel_warmup`` says so).
+    The window shows while the kernels load (the first run compiles them, ~10 s: ``kernel_warmup`` says so).
     """
     from PySide6.QtWidgets import QApplication
 
     from lshdesk import __version__
+    from lshdesk.gui import kernel_warmup
     from lshdesk.gui.errors import ErrorReporter
-    from lshdesk.gui.kernel_warmup import warm_up_in_background
     from lshdesk.gui.resources import icon
     from lshdesk.system.desktop import APP_ID
 
@@ -74,11 +74,12 @@ def run_app(paths: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)  # the menu entry of `lshdesk install-desktop`: its icon and name in the dock
     app.setWindowIcon(icon("app"))
+    warming = kernel_warmup.start()  # the kernels load (or compile) while the window is built
     window = make_window()
     ErrorReporter(window).install()
-    window.show()
     wanted = open_paths(window, list(paths or []), scan_now=False)
-    warm_up_in_background(window, _scan_if_idle(window, wanted))
+    window.show()
+    kernel_warmup.show_until_ready(window, warming, _scan_if_idle(window, wanted))
     return app.exec()
 
 
