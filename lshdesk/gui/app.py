@@ -74,12 +74,14 @@ def run_app(paths: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)  # the menu entry of `lshdesk install-desktop`: its icon and name in the dock
     app.setWindowIcon(icon("app"))
-    warming = kernel_warmup.start()  # the kernels load (or compile) while the window is built
+    warming = kernel_warmup.start(now=False)  # the views built now wait for it; it starts once the window shows
     window = make_window()
     ErrorReporter(window).install()
     wanted = open_paths(window, list(paths or []), scan_now=False)
-    window.show()
     kernel_warmup.show_until_ready(window, warming, _scan_if_idle(window, wanted))
+    window.show()
+    app.processEvents()  # the first paint, before the compiler takes the GIL
+    warming.start()
     return app.exec()
 
 

@@ -1,7 +1,7 @@
 """The compiled kernels made ready behind a window that is already usable (the first run compiles them, ~10 s).
 
-``start()`` runs before the window is built, so the kernels compile while it is; views whose first content needs
-them (the Learn lessons) ask ``when_ready``. Until then the Scan button and the progress area say so; a scan
+``start()`` announces it before the window is built and runs it once the window is shown; views whose first
+content needs the kernels (the Learn lessons) ask ``when_ready``. Until then the Scan button and the progress area say so; a scan
 started meanwhile simply waits for the compiler. The thread cannot be stopped mid-compile: quitting waits for it.
 """
 
@@ -50,14 +50,17 @@ class KernelWarmUp(QThread):
         self.ready.emit(self.error)
 
 
-def start() -> KernelWarmUp:
-    """Start making the kernels ready (before the window is built); quitting the app waits for it."""
+def start(now: bool = True) -> KernelWarmUp:
+    """Make the kernels ready in a thread; quitting the app waits for it. ``now=False``: announce it (views built
+    meanwhile wait for it, see ``when_ready``) but leave the ``start()`` to the caller: the app starts it once the
+    window is on screen, as the compiler holds the GIL most of the time and would slow the window's making."""
     app = QApplication.instance()
     thread = KernelWarmUp(app)
     app.aboutToQuit.connect(thread.wait)
     _running.append(thread)
     thread.finished.connect(lambda: _running.remove(thread) if thread in _running else None)
-    thread.start()
+    if now:
+        thread.start()
     return thread
 
 
