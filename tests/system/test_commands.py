@@ -4,6 +4,7 @@ first-run notice, shell completion that completes in a real bash."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -110,3 +111,21 @@ def test_zsh_completion_loads_the_same_through_bashcompinit(capsys):
     if shutil.which("zsh"):
         done = subprocess.run(["zsh", "-f", "-c", script + "\n(( $+functions[_lshdesk] ))"], capture_output=True)
         assert done.returncode == 0, done.stderr
+
+
+def test_lshdesk_gui_without_a_console_prints_to_nowhere(monkeypatch):
+    """pythonw (the Windows lshdesk-gui) has no stdout or stderr: a print must not crash the app."""
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", None)
+    commands.detach_streams()
+    print("a word nobody reads")
+    print("nor this", file=sys.stderr)
+    assert sys.stdout is sys.stderr and sys.stdout.name == os.devnull
+    sys.stdout.close()
+
+
+def test_lshdesk_gui_opens_the_window_on_the_folders_given(monkeypatch, tmp_path):
+    opened = []
+    monkeypatch.setattr(sys, "argv", ["lshdesk-gui", str(tmp_path)])
+    monkeypatch.setattr("lshdesk.gui.app.run_app", lambda paths: opened.append(paths) or 0)
+    assert cli.gui_main() == 0 and opened == [[str(tmp_path)]]
