@@ -5,7 +5,8 @@
 # 3. from an empty folder, with empty config, cache and data folders (so the kernels compile: a first run):
 #    the CLI scans the bundled sample, install-desktop writes a valid entry, and tests/wheel_check.py opens the
 #    window offscreen and checks that the sample is scanned, with icons, help pages and licences; it prints how long
-#    the first window took.
+#    the first window took;
+# 4. an editable install (pip install -e) finds the same bundled files through importlib.resources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLONE=$PWD
@@ -19,7 +20,7 @@ step "building the sdist, then the wheel from it"
 "$PY" -m build --outdir "$WORK/dist" . >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
 sdist=$(ls "$WORK"/dist/lshdesk-*.tar.gz) wheel=$(ls "$WORK"/dist/lshdesk-*.whl)
 tar tzf "$sdist" >"$WORK/sdist.txt"
-unzip -Z1 "$wheel" >"$WORK/wheel.txt"
+"$PY" -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel" >"$WORK/wheel.txt"
 for f in LICENSE resources/sample/notes/electric-kettle-review.txt resources/help/results.html tests/fixtures/ tests/wheel_check.py; do
   grep -q "^lshdesk-[^/]*/$f" "$WORK/sdist.txt" || { echo "the sdist lacks $f"; exit 1; }
 done
@@ -58,4 +59,11 @@ fi
 grep -q "^Exec=$WORK/venv/bin/lshdesk-gui %F$" "$XDG_DATA_HOME/applications/lshdesk.desktop"
 "$LSHDESK" install-desktop --uninstall >/dev/null
 [ -z "$(find "$XDG_DATA_HOME" -type f)" ] || { echo "install-desktop --uninstall left files"; exit 1; }
+step "an editable install finds the same files, through importlib.resources, in the clone"
+cd "$WORK"
+"$PY" -m venv --without-pip "$WORK/editable"
+"$PY" -m pip --python "$WORK/editable/bin/python" install -q --no-deps -e "$CLONE"
+found=$("$WORK/editable/bin/python" -c 'from importlib.resources import files; print(files("lshdesk.resources"))')
+[ "$found" = "$CLONE/resources" ] || { echo "the editable install finds the resources at $found"; exit 1; }
+echo "editable: lshdesk.resources is $found"
 step "passed"
