@@ -36,6 +36,7 @@ USES = {
     "striprtf": "text of RTF files",
     "charset-normalizer": "guessing text encodings",
     "platformdirs": "where settings, caches and the log live",
+    "send2trash": "moving files to the system trash",
 }
 ABOUT = (
     "lshdesk finds near-duplicate text documents in folders: every document becomes a MinHash signature, "
