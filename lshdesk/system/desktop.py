@@ -14,7 +14,6 @@ import re
 import shutil
 import sys
 import sysconfig
-import tempfile
 from pathlib import Path
 
 from lshdesk import __version__
@@ -84,24 +83,14 @@ def planned(root: Path) -> dict[Path, Path | str]:
     return files
 
 
-def _write_atomic(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def install(root: Path | None = None) -> list[Path]:
     """Write the desktop entry and the icons under ``root`` (default ``data_home()``); return the files written."""
+    from lshdesk.core.persistence.atomic import write_atomic
+
     files = planned(root or data_home())
     for target, source in files.items():
-        _write_atomic(target, source.encode("utf-8") if isinstance(source, str) else source.read_bytes())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, source if isinstance(source, str) else source.read_bytes())
     return list(files)
 
 
