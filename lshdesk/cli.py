@@ -13,7 +13,6 @@ import os
 import signal
 import sys
 import time
-import traceback
 
 from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
@@ -309,9 +308,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
-        if debug:
-            traceback.print_exception(e, file=sys.stderr)
-        return fail(str(e), getattr(e, "exit_code", 2))
+        return commands.refused(e, debug)
     except KeyboardInterrupt:
         return end_now(fail("interrupted", 130), argv)
     except MemoryError:
@@ -319,9 +316,3 @@ def main(argv: list[str] | None = None) -> int:
         return end_now(fail(msg, 1), argv)
     except Exception as e:  # last resort: one line (the traceback with --debug, and in the log file)
         return commands.crashed(e, debug)
-
-
-def gui_main() -> int:
-    """The ``lshdesk-gui`` entry point (a gui-script: no console on Windows): the window, on the folders given."""
-    commands.detach_streams()
-    return main(["gui", *sys.argv[1:]])

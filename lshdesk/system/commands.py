@@ -134,6 +134,13 @@ def announce_compiling(args: argparse.Namespace) -> None:
         print(COMPILING, file=sys.stderr, flush=True)
 
 
+def refused(exc: Exception, debug: bool) -> int:
+    """An error lshdesk expects (bad input, an unreadable file): its one line; its traceback too with --debug."""
+    if debug and sys.stderr is not None:
+        traceback.print_exception(exc, file=sys.stderr)
+    return fail(str(exc), getattr(exc, "exit_code", 2))  # an error may carry its own code (an OutputError: 1)
+
+
 def crashed(exc: BaseException, debug: bool) -> int:
     """An unexpected error: logged with its traceback; one line on the terminal (the traceback too with --debug)."""
     logging.getLogger(logs.LOGGER).error("unexpected error", exc_info=exc)

@@ -14,7 +14,7 @@ import pytest
 import lshdesk.cli as cli
 import lshdesk.core.kernels.cache as kernel_cache
 from lshdesk import __version__
-from lshdesk.system import bundled, commands, logs
+from lshdesk.system import bundled, commands, launch, logs
 
 
 def _flush_log() -> str:
@@ -128,4 +128,4 @@ def test_lshdesk_gui_opens_the_window_on_the_folders_given(monkeypatch, tmp_path
     opened = []
     monkeypatch.setattr(sys, "argv", ["lshdesk-gui", str(tmp_path)])
     monkeypatch.setattr("lshdesk.gui.app.run_app", lambda paths: opened.append(paths) or 0)
-    assert cli.gui_main() == 0 and opened == [[str(tmp_path)]]
+    assert launch.gui_main() == 0 and opened == [[str(tmp_path)]]
