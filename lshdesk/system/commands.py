@@ -14,7 +14,7 @@ from importlib import metadata
 
 from lshdesk import __version__
 from lshdesk.system import logs
-from lshdesk.terminal import fail
+from lshdesk.terminal import emit, fail, say
 
 EXIT_CODES = (
     (0, "success (also when no pair is found)"),
@@ -108,8 +108,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if args.command == "completion":
         from lshdesk.system.completion import script
 
-        sys.stdout.write(script(args.shell, parser))
-        return 0
+        return emit(script(args.shell, parser), None)  # checked: a closed or full output is exit 1
     if args.command == "install-desktop":
         from lshdesk.system import desktop
 
@@ -126,12 +125,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
 
 def announce_compiling(args: argparse.Namespace) -> None:
     """Before a scan on a terminal: say so when the kernels still have to be compiled (the first run)."""
-    if args.command != "scan" or getattr(args, "quiet", False) or not sys.stderr.isatty():
-        return
+    if args.command != "scan" or getattr(args, "quiet", False) or sys.stderr is None or not sys.stderr.isatty():
+        return  # (a closed standard error is None)
     from lshdesk.core.kernels.cache import is_cold
 
     if is_cold():
-        print(COMPILING, file=sys.stderr, flush=True)
+        say(COMPILING)
 
 
 def refused(exc: Exception, debug: bool) -> int:
