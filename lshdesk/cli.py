@@ -18,7 +18,7 @@ from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
-from lshdesk.system import commands, logs
+from lshdesk.system import commands
 
 MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a mistake
 
@@ -287,15 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
-    debug = logs.debug_wanted()
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        debug = logs.debug_wanted(args.debug)
-        logs.setup(debug)
-        if (done := commands.run(args, parser)) is not None:  # --version, completion, install-desktop
+        args, done = commands.begin(build_parser(), argv)  # the log, --debug, --version, completion, install-desktop
+        if done is not None:
             return done
-        commands.announce_compiling(args)
         if args.command == "scan":
             return _scan(args)
         if args.command == "signature":
@@ -308,11 +303,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_app(getattr(args, "paths", []))
     except LshdeskError as e:
-        return commands.refused(e, debug)
+        return commands.refused(e)
     except KeyboardInterrupt:
         return end_now(fail("interrupted", 130), argv)
     except MemoryError:
         msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
         return end_now(fail(msg, 1), argv)
     except Exception as e:  # last resort: one line (the traceback with --debug, and in the log file)
-        return commands.crashed(e, debug)
+        return commands.crashed(e)

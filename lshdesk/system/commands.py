@@ -27,6 +27,11 @@ EXIT_CODES = (
     (130, "interrupted (Ctrl+C) or cancelled"),
 )
 COMPILING = "lshdesk: compiling lshdesk's kernels (first run only, ~10 s)…"
+_debug = [False]  # --debug of the command being run (begin sets it; LSHDESK_DEBUG counts before that)
+
+
+def _debugging() -> bool:
+    return logs.debug_wanted(_debug[0])
 
 
 def epilog() -> str:
@@ -133,16 +138,30 @@ def announce_compiling(args: argparse.Namespace) -> None:
         say(COMPILING)
 
 
-def refused(exc: Exception, debug: bool) -> int:
+def begin(parser: argparse.ArgumentParser, argv: list[str] | None) -> tuple[argparse.Namespace, int | None]:
+    """Parse the command line, start the log (``--debug``), carry out this module's commands (then the exit code is
+    returned beside the arguments, else None) and say when a scan will compile the kernels."""
+    _debug[0] = False
+    args = parser.parse_args(argv)
+    _debug[0] = logs.debug_wanted(args.debug)
+    logs.setup(_debug[0])
+    done = run(args, parser)
+    if done is None:
+        announce_compiling(args)
+    return args, done
+
+
+def refused(exc: Exception) -> int:
     """An error lshdesk expects (bad input, an unreadable file): its one line; its traceback too with --debug."""
-    if debug and sys.stderr is not None:
+    if _debugging() and sys.stderr is not None:
         traceback.print_exception(exc, file=sys.stderr)
     return fail(str(exc), getattr(exc, "exit_code", 2))  # an error may carry its own code (an OutputError: 1)
 
 
-def crashed(exc: BaseException, debug: bool) -> int:
+def crashed(exc: BaseException) -> int:
     """An unexpected error: logged with its traceback; one line on the terminal (the traceback too with --debug)."""
     logging.getLogger(logs.LOGGER).error("unexpected error", exc_info=exc)
+    debug = _debugging()
     if debug and sys.stderr is not None:
         traceback.print_exception(exc, file=sys.stderr)
     hint = "" if debug else "; --debug shows the traceback"
