@@ -8,8 +8,9 @@ array inside a numba loop costs a reference count each time: it made the banding
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from lshdesk.core.kernels.jit import nb
 
 
 @nb.njit(cache=True, nogil=True)

@@ -8,8 +8,9 @@ which this kernel splits back into the same tokens. So both paths give every tok
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from lshdesk.core.kernels.jit import nb
 
 _C0 = np.uint64(0x243F6A8885A308D3)
 _C1 = np.uint64(0x9E3779B97F4A7C15)

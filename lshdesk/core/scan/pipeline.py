@@ -129,6 +129,10 @@ def find_pairs(
     reference: Sequence[int] = (),
 ) -> tuple[Pairs, Pairs]:
     """Band the stored signatures, score the candidates exactly, keep those at the threshold (no re-hashing)."""
+    if len(sigs) < 2:  # no pair to find: load no kernel (an empty folder's scan stays a start-up's cost)
+        none = np.zeros(0, np.int64)
+        empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
+        return empty, empty
     cands = candidate_pairs(sigs, banding)
     if reference:
         is_ref = np.isin(root, np.asarray(reference))
