@@ -23,6 +23,7 @@ import numpy.typing as npt
 from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.pool import ExtractPool
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
@@ -189,6 +190,7 @@ def scan(
     store = _Store(len(files), sp.k, family.dtype, sum(files.size))
     yield Progress("reading", 0, len(files), time.perf_counter() - t0)
     pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+    extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
     finished = False
     try:
         in_flight: deque = deque()
@@ -207,10 +209,19 @@ def scan(
                     params.corpus.formats,
                     use.hits,
                     storage,
+                    extract,
                 )
             else:
                 task = pool.submit(
-                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats, storage
+                    read_and_sign_listed,
+                    files.paths,
+                    index,
+                    max_bytes,
+                    sp,
+                    family,
+                    params.corpus.formats,
+                    storage,
+                    extract,
                 )
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
@@ -223,6 +234,7 @@ def scan(
         finished = True
     finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)
         pool.shutdown(wait=finished, cancel_futures=True)
+        extract.close()  # its workers end now, a file still at work (cancelled scan) abandoned
     stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
     if use is not None:
         use.finish(roots)
