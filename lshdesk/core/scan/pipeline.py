@@ -30,10 +30,9 @@ from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Listing, index_batches, read_and_sign_cached, read_and_sign_listed
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.stages import band_stage, compile_stage, group_stage, start_compiling, verify_stage
+from lshdesk.core.scan.stages import compile_stage, pair_stages, start_compiling
 from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import optimal_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -130,10 +129,6 @@ def find_pairs(
     reference: Sequence[int] = (),
 ) -> tuple[Pairs, Pairs]:
     """Band the stored signatures, score the candidates exactly, keep those at the threshold (no re-hashing)."""
-    if len(sigs) < 2:  # no pair to find: load no kernel (an empty folder's scan stays a start-up's cost)
-        none = np.zeros(0, np.int64)
-        empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
-        return empty, empty
     cands = candidate_pairs(sigs, banding)
     if reference:
         is_ref = np.isin(root, np.asarray(reference))
@@ -169,20 +164,21 @@ def scan(
     sp = params.signature
     banding = params.banding or optimal_banding(params.threshold, sp.k, params.fp_weight, params.fn_weight)
     family = make_family(sp)
-    compiled = start_compiling(sp, family)  # while the files are listed
+    compiled = None  # the kernels load on a helper thread from the first file listed: an empty folder loads none
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus):
         if isinstance(entry, SourceFile):
             files.add(entry)
+            compiled = compiled or start_compiling(sp, family)  # while the rest is listed
         else:
             skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             check_cancel(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
-    yield from compile_stage(compiled, cancel, clock)
+    yield from compile_stage(compiled, cancel, clock) if compiled else ()
     stage_t["compiling"] = clock() - sum(stage_t.values())
 
     use = _CacheUse(cache, sp, family, files) if cache is not None and cache.enabled else None
@@ -251,15 +247,9 @@ def scan(
     )
     del files
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
-    est = estimate_candidates(sigs, shingles, banding, is_ref)
-    yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(sp.shingle))
-    check_cancel(cancel)
-    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
-    stage_t["banding"] = clock() - sum(stage_t.values())
-    candidates, pairs = yield from verify_stage(cands, sigs, shingles, params.threshold, cancel, clock)
-    stage_t["verifying"] = clock() - sum(stage_t.values())
-    comps, group_min = yield from group_stage(len(docs), pairs, shingles, cancel, clock)
-    stage_t["grouping"] = clock() - sum(stage_t.values())
+    candidates, pairs, comps, group_min = yield from pair_stages(
+        sigs, shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
+    )
     check_cancel(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)
