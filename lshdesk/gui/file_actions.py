@@ -126,7 +126,8 @@ class FileActions:
     def choose_save_session(self) -> None:
         r, s = self.state.result, self.state
         if r is not None and (path := ask_session_path(self.window, self._folder())):
-            sel, folders, marks = s.selection.docs, list(s.folders), s.marks
+            sel, folders = s.selection.docs, list(s.folders)
+            marks = None if s.marks is None else s.marks.copy()  # as they are now, whatever is marked meanwhile
             self._in_worker(
                 lambda cancel: write_session(path, r, sel, folders, marks, cancel), "Session saved to", "Save failed"
             )
