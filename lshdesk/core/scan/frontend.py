@@ -9,6 +9,7 @@ the lines with non-ASCII characters are normalised in Python (``shingling.token_
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -32,16 +33,17 @@ BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scra
 
 class Listing:
     """The files a scan reads, one flat list per property (not one object per file: a scan of 100k files
-    otherwise keeps 200k objects that the garbage collector walks, holding the GIL for tens of ms)."""
+    otherwise keeps 200k objects that the garbage collector walks, holding the GIL for tens of ms); the numbers
+    in typed arrays, 8 bytes each rather than an int object and a pointer (1 M files: ~150 MB less at the peak)."""
 
     def __init__(self) -> None:
         self.paths: list[str] = []
         self.rel: list[str] = []
-        self.root: list[int] = []
-        self.size: list[int] = []
-        self.mtime: list[int] = []
-        self.ino: list[int] = []
-        self.ctime: list[int] = []
+        self.root = array("q")
+        self.size = array("q")
+        self.mtime = array("q")  # nanoseconds: int64 holds them until the year 2262
+        self.ino = array("Q")  # inode numbers are unsigned 64-bit
+        self.ctime = array("q")
 
     def add(self, f: SourceFile) -> None:
         self.paths.append(f.path)

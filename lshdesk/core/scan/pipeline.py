@@ -237,13 +237,14 @@ def scan(
 
     check_cancel(cancel)
     shingles, sigs = store.finish()
+    take = np.asarray(kept, dtype=np.int64)
     docs = Documents(
         [files.paths[i] for i in kept],
         [files.rel[i] for i in kept],
-        np.array([files.root[i] for i in kept], dtype=np.int64),
-        np.array([files.size[i] for i in kept], dtype=np.int64),
+        np.asarray(files.root, dtype=np.int64)[take],
+        np.asarray(files.size, dtype=np.int64)[take],
         shingles.n_tokens,
-        np.array([files.mtime[i] for i in kept], dtype=np.int64),
+        np.asarray(files.mtime, dtype=np.int64)[take],
     )
     del files
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
