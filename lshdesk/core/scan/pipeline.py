@@ -194,31 +194,11 @@ def scan(
         max_bytes, storage = params.corpus.max_bytes, params.corpus.storage_options
         for index in index_batches(files.size, BATCH_FILES):
             check_cancel(cancel)
+            batch = (files.paths, index, max_bytes, sp, family, params.corpus.formats)
             if use is not None and use.hits:
-                task = pool.submit(
-                    read_and_sign_cached,
-                    files.paths,
-                    index,
-                    max_bytes,
-                    sp,
-                    family,
-                    params.corpus.formats,
-                    use.hits,
-                    storage,
-                    extract,
-                )
+                task = pool.submit(read_and_sign_cached, *batch, use.hits, storage, extract)
             else:
-                task = pool.submit(
-                    read_and_sign_listed,
-                    files.paths,
-                    index,
-                    max_bytes,
-                    sp,
-                    family,
-                    params.corpus.formats,
-                    storage,
-                    extract,
-                )
+                task = pool.submit(read_and_sign_listed, *batch, storage, extract)
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
                 done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
