@@ -37,7 +37,7 @@ def measure(paths: list[str], pool: ExtractPool | None) -> tuple[float, float, f
     th = threading.Thread(target=_bystander, args=(stop, late))
     th.start()
     t0 = time.perf_counter()
-    prep = read_listed(paths, range(len(paths)), 1 << 26, False, None, pool)
+    prep = read_listed(paths, range(len(paths)), 1 << 26, False, pool=pool)
     wall = time.perf_counter() - t0
     stop.set()
     th.join()

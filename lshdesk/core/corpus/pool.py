@@ -26,6 +26,11 @@ from lshdesk.core.errors import NotText, ScanCancelled
 POOLED = frozenset({"pdf", "docx", "odt", "epub"})  # the formats worth a process (the others are cheap)
 TIME_LIMIT = 30.0  # seconds one file's extraction may take (the scan's default)
 Answer = tuple[str, str | None, bytes | None]  # (reason the file is skipped, or "", text, token bytes)
+READY = "ready"
+
+
+class PoolBroken(RuntimeError):
+    """The worker processes cannot start in this host: extract on the calling thread instead."""
 
 
 def extract_job(data: bytes, name: str, formats: frozenset[str] | None, tokens: bool) -> Answer:
@@ -42,6 +47,7 @@ def extract_job(data: bytes, name: str, formats: frozenset[str] | None, tokens: 
 
 
 def _serve(conn, job: Callable[..., Answer]) -> None:  # pragma: no cover - runs in the worker process
+    conn.send(READY)  # started: from here a death is the file's doing, not the host's
     while True:
         try:
             task = conn.recv()
@@ -62,6 +68,7 @@ class _Worker:
         child.close()
         self.future: Future | None = None
         self.deadline = 0.0
+        self.ready = False
 
     def kill(self) -> None:
         self.proc.kill()
@@ -83,6 +90,7 @@ class ExtractPool:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self.broken = False  # set when a worker could not start: the callers extract on their own thread
         self._stop = threading.Event()
         self._wake_r, self._wake_w = mp.Pipe(duplex=False)  # a new file wakes the dispatcher at once
 
@@ -166,13 +174,22 @@ class ExtractPool:
         return _Worker(ctx, self.job)
 
     def _answer(self, w: _Worker, busy: list[_Worker], idle: list[_Worker]) -> None:
-        busy.remove(w)
         try:
             answer = w.conn.recv()
-        except (EOFError, OSError):  # the worker died on this file (a crash, or killed for memory)
+        except (EOFError, OSError):  # the worker died: on this file (a crash, killed for memory), or at its start
+            busy.remove(w)
             w.kill()
+            if not w.ready:  # a host whose main module a spawned process cannot run (python -, an embedding)
+                self.broken = True
+                if w.future is not None and not w.future.done():
+                    w.future.set_exception(PoolBroken("the extraction processes cannot start here"))
+                return
             self._set(w.future, ("the extractor stopped working on this file", None, None))
             return
+        if answer == READY:
+            w.ready = True
+            return
+        busy.remove(w)
         self._set(w.future, answer)
         w.future = None
         idle.append(w)

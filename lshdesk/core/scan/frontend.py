@@ -18,7 +18,7 @@ import numpy as np
 
 from lshdesk.core.corpus.extract import sniff
 from lshdesk.core.corpus.listing import Skipped, SourceFile
-from lshdesk.core.corpus.pool import POOLED, ExtractPool
+from lshdesk.core.corpus.pool import POOLED, ExtractPool, PoolBroken, extract_job
 from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes
 from lshdesk.core.corpus.sources import Storage, prefetch
 from lshdesk.core.errors import NotText
@@ -110,7 +110,7 @@ def read_listed(
     """
     fetched = prefetch(paths, index, max_bytes, storage)
     got: list[tuple[int, str, bytes, str]] = []  # (index, skip reason or "", token bytes, text), in index order
-    pending: dict[int, Future] = {}  # position in ``got`` -> the pool's answer
+    pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
     for i in index:
         path = paths[i]
         try:
@@ -119,16 +119,19 @@ def read_listed(
                 raise data
             if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
                 got.append((i, "", data, data.decode("ascii") if need_texts else ""))
-            elif pool is not None and sniff(data, path) in POOLED:
-                pending[len(got)] = pool.submit(data, path, formats, True)
+            elif pool is not None and not pool.broken and sniff(data, path) in POOLED:
+                pending[len(got)] = (pool.submit(data, path, formats, True), data)
                 got.append((i, "", b"", ""))
             else:
                 text = file_text(data, path, formats)
                 got.append((i, "", token_bytes(text), text if need_texts else ""))
         except NotText as e:
             got.append((i, str(e), b"", ""))
-    for pos, fut in pending.items():
-        reason, text, tokens = wait_for(fut)
+    for pos, (fut, data) in pending.items():
+        try:
+            reason, text, tokens = wait_for(fut)
+        except PoolBroken:  # no process could start here: this thread extracts, as without a pool
+            reason, text, tokens = extract_job(data, paths[got[pos][0]], formats, True)
         got[pos] = (got[pos][0], reason, tokens or b"", (text or "") if need_texts else "")
     ok = [i for i, reason, _, _ in got if not reason]
     skipped = [Skipped(paths[i], reason) for i, reason, _, _ in got if reason]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pool_jobs
@@ -38,7 +40,7 @@ def test_the_pool_reads_exactly_what_the_thread_reads(tmp_path, need_texts):
     paths = _folder(tmp_path)
     alone = read_listed(paths, range(len(paths)), MAX, need_texts)
     with ExtractPool(workers=2) as pool:
-        pooled = read_listed(paths, range(len(paths)), MAX, need_texts, None, pool)
+        pooled = read_listed(paths, range(len(paths)), MAX, need_texts, pool=pool)
         assert pool.started >= 1  # the PDF, DOCX, ODT and EPUB files went to processes
     assert pooled.ok == alone.ok and pooled.parts == alone.parts and pooled.texts == alone.texts
     assert pooled.skipped == alone.skipped
@@ -50,7 +52,7 @@ def test_a_file_past_the_time_limit_is_skipped_with_that_reason_and_the_others_a
     alone = read_listed(paths, range(len(paths)), MAX, False)
     t0 = time.monotonic()
     with ExtractPool(workers=2, time_limit=2.0, job=pool_jobs.slow_on_hang) as pool:
-        pooled = read_listed(paths, range(len(paths)), MAX, False, None, pool)
+        pooled = read_listed(paths, range(len(paths)), MAX, False, pool=pool)
     assert time.monotonic() - t0 < 60  # not the hour the job would sleep
     hung = [s for s in pooled.skipped if s.path.endswith("40-hang.pdf")]
     assert [s.reason for s in hung] == ["extraction took longer than 2 s"]
@@ -61,7 +63,7 @@ def test_a_file_past_the_time_limit_is_skipped_with_that_reason_and_the_others_a
 def test_a_worker_that_dies_skips_its_file_and_the_pool_goes_on(tmp_path):
     paths = _folder(tmp_path, {"40-crash.docx": MAKERS["docx"][0](make_doc(seed=40))})
     with ExtractPool(workers=1, job=pool_jobs.dies_on_crash) as pool:
-        pooled = read_listed(paths, range(len(paths)), MAX, False, None, pool)
+        pooled = read_listed(paths, range(len(paths)), MAX, False, pool=pool)
     reasons = {s.path.rsplit("/", 1)[1]: s.reason for s in pooled.skipped}
     assert reasons["40-crash.docx"] == "the extractor stopped working on this file"
     assert len(pooled.ok) == len(MAKERS)
@@ -89,5 +91,21 @@ def test_plain_text_starts_no_process(tmp_path):
         (tmp_path / f"{i}.txt").write_text(f"plain words number {i} " * 20)
         paths.append(str(tmp_path / f"{i}.txt"))
     with ExtractPool() as pool:
-        prep = read_listed(paths, range(5), MAX, False, None, pool)
+        prep = read_listed(paths, range(5), MAX, False, pool=pool)
     assert pool.started == 0 and prep.ok == list(range(5))
+
+
+def test_a_host_where_no_process_can_start_extracts_on_its_own_thread(tmp_path):
+    # a program read from standard input: a spawned process cannot run its main module, so no worker starts
+    p = tmp_path / "a.docx"
+    p.write_bytes(MAKERS["docx"][0](make_doc(seed=3)))
+    code = (
+        "from lshdesk.core.corpus.pool import ExtractPool\n"
+        "from lshdesk.core.scan.frontend import read_listed\n"
+        "with ExtractPool(workers=1) as pool:\n"
+        f"    prep = read_listed([{str(p)!r}], range(1), 1 << 24, False, pool=pool)\n"
+        "print(prep.ok, prep.skipped, pool.broken)\n"
+    )
+    r = subprocess.run([sys.executable, "-"], input=code, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[0] [] True"
