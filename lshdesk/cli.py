@@ -9,155 +9,15 @@ from lshdesk.terminal import drive, early_interrupts, emit, end_now, fail, off_m
 # isort: on
 import argparse
 import json
-import math
 import os
 import signal
 import sys
 import threading
 
-from lshdesk import __version__
-from lshdesk.cli_query import add_measure_option, add_query_parser, query
-from lshdesk.cli_storage import add_storage_option
+from lshdesk.cli_args import build_parser
 from lshdesk.core.errors import LshdeskError, ScanCancelled
-from lshdesk.core.params import FAMILIES, Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
-
-MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a mistake
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints the whole usage)
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _bounded(parse, ok, what: str):
-    """An argparse type: ``parse`` the text, check it with ``ok``, else say ``what`` it must be (one line)."""
-
-    def check(text: str):
-        try:
-            value = parse(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
-        if not ok(value):
-            raise argparse.ArgumentTypeError(f"{what}, not {text}")
-        return value
-
-    return check
-
-
-_threshold = _bounded(float, lambda v: 0.0 < v <= 1.0, "threshold must be a number in (0, 1]")
-_positive = _bounded(int, lambda v: v >= 1, "expected a whole number of at least 1")
-_seed = _bounded(int, lambda v: 0 <= v < 2**32, f"seed must be a whole number from 0 to {2**32 - 1}")
-_megabytes = _bounded(
-    float,
-    lambda v: math.isfinite(v) and 0 < v <= MAX_MEGABYTES,
-    f"size cap must be a number of MB, more than 0 MB and at most {MAX_MEGABYTES:,} MB",
-)
-_seconds = _bounded(
-    float, lambda v: math.isfinite(v) and 0 < v <= 3600, "a timeout in seconds, more than 0, at most 3600"
-)
-
-
-def _formats(text: str) -> frozenset[str]:
-    from lshdesk.core.corpus.extract import parse_formats
-
-    try:
-        return parse_formats(text)
-    except LshdeskError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _shingle(text: str) -> ShingleSpec:
-    try:
-        return ShingleSpec.parse(text)
-    except LshdeskError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _add_signature_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--num-perm", "-k", type=_positive, default=128, metavar="K", help="hash functions per signature (default 128)"
-    )
-    p.add_argument("--seed", type=_seed, default=1, help="seed of the hash functions (default 1)")
-    p.add_argument("--family", choices=FAMILIES, default="fast", help="hash family (default fast)")
-    p.add_argument(
-        "--shingle",
-        type=_shingle,
-        default=ShingleSpec("word", 3),
-        metavar="word|word:N|char:N",
-        help="shingling (default word:3)",
-    )
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
-    parser.add_argument("--version", action="version", version=f"lshdesk {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-
-    g = sub.add_parser("gui", help="open the app (the default), optionally on folders")
-    g.add_argument("paths", nargs="*", metavar="PATH")
-
-    s = sub.add_parser("scan", help="scan folders and print the near-duplicate pairs")
-    s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files, or URLs such as s3://bucket/prefix)")
-    s.add_argument("--threshold", "-t", type=_threshold, default=0.8, help="similarity a pair must reach (default 0.8)")
-    _add_signature_options(s)
-    s.add_argument("--bands", "-b", type=_positive, help="bands (with --rows; default: chosen for the threshold)")
-    s.add_argument("--rows", "-r", type=_positive, help="rows per band (with --bands)")
-    s.add_argument(
-        "--reference",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="a reference folder: its documents are compared only with the others (repeatable)",
-    )
-    add_storage_option(s)
-    s.add_argument(
-        "--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)"
-    )
-    s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
-    s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
-    s.add_argument(
-        "--formats",
-        type=_formats,
-        metavar="LIST",
-        help="formats to read, e.g. txt,pdf,docx (default: all: txt pdf docx odt html md rtf epub)",
-    )
-    s.add_argument(
-        "--max-size", type=_megabytes, default=20.0, metavar="MB", help="skip files larger than this (default 20 MB)"
-    )
-    add_measure_option(s)
-    s.add_argument("--no-cache", action="store_true", help="do not use the signature cache")
-    s.add_argument(
-        "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
-    )
-    s.add_argument(
-        "--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report"
-    )
-    s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
-    s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
-    s.add_argument(
-        "--engine",
-        choices=("local", "dask"),
-        help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')",
-    )
-    s.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)",
-    )
-    s.add_argument(
-        "--connect-timeout",
-        type=_seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="with --scheduler: how long to wait for it to answer (default 10)",
-    )
-
-    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
-    sig.add_argument("files", nargs="+", metavar="FILE")
-    _add_signature_options(sig)
-    sig.add_argument("--format", choices=("json",), default="json")
-    add_query_parser(sub, _add_signature_options, _positive)
-    return parser
+from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
+from lshdesk.system import commands
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -217,7 +77,7 @@ def _scan(args: argparse.Namespace) -> int:
         cache_path=cache_path,
         gather=False,
     )
-    result = drive(gen, args.quiet, args.cancel)
+    result = drive(gen, args.quiet, args.cancel)  # a Dask scan's cluster is shut down there, also on Ctrl+C
     for warning in getattr(result, "warnings", ()):
         if not args.quiet or "newer lshdesk" in warning:  # a cache left alone is said even under -q
             say(f"lshdesk: warning: {warning}")
@@ -262,6 +122,8 @@ def _signature(args: argparse.Namespace) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
+    from lshdesk.cli_query import query
+
     return {"scan": _scan, "signature": _signature, "query": query}[args.command](args)
 
 
@@ -270,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:
-        args = build_parser().parse_args(argv)
+        args, done = commands.begin(build_parser(), argv)  # the log, --debug, --version, completion, install-desktop
+        if done is not None:
+            return done
         if args.command in (None, "gui"):
             from lshdesk.gui.app import run_app
 
@@ -280,9 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, ScanCancelled):  # the command cancels only on Ctrl+C
         return end_now(fail("interrupted", 130), argv)
     except LshdeskError as e:
-        return fail(str(e), getattr(e, "exit_code", 2))
+        return commands.refused(e)
     except MemoryError:
         msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
         return end_now(fail(msg, 1), argv)
-    except Exception as e:  # last resort: one line, never a traceback
-        return fail(f"unexpected {type(e).__name__}: {e}", 1)
+    except Exception as e:  # last resort: one line (the traceback with --debug, and in the log file)
+        return commands.crashed(e)

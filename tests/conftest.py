@@ -8,9 +8,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # the helper modules (core_helpers, format_samples, actions_corpus, gui_helpers) import by name from any test folder
 for _helpers in ("core", "core/corpus", "core/actions", "gui"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / _helpers))
+# the compiled kernels stay in the user's kernel cache (set before the next line moves the cache folder), so a test
+# session does not compile them all again; importing the kernels package sets NUMBA_CACHE_DIR (kernels/cache.py)
+import lshdesk.core.kernels  # noqa: E402, F401
+
 # the signature cache (platformdirs) goes to a throwaway folder, never the user's cache
 os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-cache-")
-# the action log (platformdirs) and the freedesktop trash (send2trash reads this at import) go to a throwaway folder
+# so does lshdesk's log file (XDG_STATE_HOME): tests never touch the user's own
+os.environ["XDG_STATE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-state-")
+# the action log (platformdirs), the freedesktop trash (send2trash reads this at import) and the desktop entries of
+# install-desktop go to a throwaway folder
 os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-data-")
 
 import pytest  # noqa: E402

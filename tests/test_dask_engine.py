@@ -23,8 +23,9 @@ from lshdesk.core.scan import pipeline
 from lshdesk.core.shingling import hash_shingles, shingle_strings
 from lshdesk.distributed import tasks
 from lshdesk.distributed.engine import plan_partitions
+from lshdesk.system import bundled
 
-SAMPLE = Path(__file__).resolve().parent.parent / "resources" / "sample"
+SAMPLE = bundled.sample_dir()
 
 
 def _jaccard(a: set, b: set) -> float:

@@ -34,6 +34,15 @@ def display(name: str) -> str:
     return exact_bytes(name).decode("utf-8", errors="replace")
 
 
+def display_all(names: list[str]) -> list[str]:
+    """``display`` of many names: one encode of them all when every name is UTF-8 (the usual case), else one by one."""
+    try:
+        "".join(names).encode("utf-8")
+    except UnicodeEncodeError:
+        return [display(n) for n in names]
+    return list(names)
+
+
 def name_fields(name: str, key: str = "path") -> dict[str, str]:
     """``{key: display form}``, plus ``{key}_bytes`` (base64 of the exact bytes) when the two differ."""
     if is_utf8(name):

@@ -21,18 +21,17 @@ SAMPLE_THRESHOLD = 0.3  # the sample's planted pairs run from 0.32 to 1.0; at 0.
 
 
 def make_window(settings: QSettings | None = None) -> MainWindow:
-    """The main window, with the process made ready for scans that do not stall it (see ``workers.warm_up``).
+    """The main window, with the process made ready for scans that do not stall it.
 
     After the window is built, ``gc.freeze()`` moves the start-up objects (modules, classes, Qt wrappers) out of
     the garbage collector's sight: a full collection triggered during a scan holds the GIL while it walks every
     tracked object, and at 100,000 files it stalled the GUI for 71 ms; with the freeze, 19 ms. A 1 ms GIL switch
     interval (Python's default is 5 ms) bounds each wait of the GUI thread for the GIL while scan threads run
-    Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one.
+    Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one. The compiled kernels
+    are made ready afterwards, behind the shown window (``kernel_warmup``).
     """
     from lshdesk.gui.mainwindow import MainWindow
-    from lshdesk.gui.workers import warm_up
 
-    warm_up()
     window = MainWindow(settings)
     gc.collect()
     gc.freeze()
@@ -40,46 +39,52 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
     return window
 
 
-def open_paths(window: MainWindow, paths: list[str]) -> None:
+def open_paths(window: MainWindow, paths: list[str], scan_now: bool = True) -> bool:
     """What the app opens on: a saved session (``FILE.lshdesk``), the folders given, or the sample corpus at its
-    own threshold (which never becomes the user's: see ``ScanController``)."""
+    own threshold (which never becomes the user's: see ``ScanController``). True if folders were opened (to scan
+    now, or, with ``scan_now=False``, once the kernels are ready)."""
     sessions = [p for p in paths if p.endswith(".lshdesk") and os.path.isfile(p)]
     if sessions:
         window.files.open_session(sessions[0])
-    elif paths:
-        window.open_folders(paths)
-    elif sample := sample_corpus():
+        return False
+    if not paths and (sample := sample_corpus()):
         window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)
-        window.open_folders([sample])
+        paths = [sample]
+    if paths:
+        window.open_folders(paths, scan_now=scan_now)
+    return bool(paths)
 
 
 def run_app(paths: list[str] | None = None) -> int:
-    """Open the main window on ``paths`` (or the sample corpus) and run the event loop."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QPalette, QPixmap
-    from PySide6.QtWidgets import QApplication, QSplashScreen
+    """Open the main window on ``paths`` (or the sample corpus), scan once the kernels are ready, run the loop.
 
+    The window shows while the kernels load (the first run compiles them, ~10 s: ``kernel_warmup`` says so).
+    """
+    from PySide6.QtWidgets import QApplication
+
+    from lshdesk import __version__
+    from lshdesk.gui import kernel_warmup
     from lshdesk.gui.errors import ErrorReporter
     from lshdesk.gui.resources import icon
+    from lshdesk.system.desktop import APP_ID
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)  # the menu entry of `lshdesk install-desktop`: its icon and name in the dock
     app.setWindowIcon(icon("app"))
-    pixmap = QPixmap(460, 110)  # in the system's colours, light or dark (lshdesk never forces a palette)
-    pixmap.fill(app.palette().color(QPalette.ColorRole.Window))
-    splash = QSplashScreen(pixmap)  # the kernels load before the window (the first start compiles them: ~10 s)
-    splash.show()
-    splash.showMessage(
-        "lshdesk\nPreparing the compiled kernels (the first start after installing takes a few seconds)…",
-        Qt.AlignmentFlag.AlignCenter,
-        app.palette().color(QPalette.ColorRole.WindowText),
-    )
-    app.processEvents()
+    warming = kernel_warmup.start(now=False)  # the views built now wait for it; it starts once the window shows
     window = make_window()
     ErrorReporter(window).install()
+    wanted = open_paths(window, list(paths or []), scan_now=False)
+    kernel_warmup.show_until_ready(window, warming, _scan_if_idle(window, wanted))
     window.show()
-    splash.finish(window)
-    open_paths(window, list(paths or []))
-
+    app.processEvents()  # the first paint, before the compiler takes the GIL
+    warming.start()
     return app.exec()
+
+
+def _scan_if_idle(window: MainWindow, wanted: bool):
+    """What to do when the kernels are ready: scan the opened folders, unless the user already started a scan."""
+    return lambda: window.start_scan() if wanted and not window.is_scanning() and window.state.result is None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import platform
 import sys
 import traceback
@@ -11,6 +12,7 @@ from PySide6 import __version__ as pyside_version
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from lshdesk import __version__
+from lshdesk.system.logs import LOGGER, log_path
 
 
 def report_text(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> str:
@@ -51,6 +53,7 @@ class ErrorReporter:
             return
         text = report_text(exc_type, exc, tb)
         print(text, file=sys.stderr)
+        logging.getLogger(LOGGER).error("uncaught error in the window\n%s", text)
         if self.dialog is not None and self.dialog.isVisible():
             self.suppressed += 1
             return
@@ -63,7 +66,8 @@ class ErrorReporter:
         )
         box.setInformativeText(
             "lshdesk keeps running; what you were doing may not have finished. "
-            "Please send the report (Copy report) with a note of what you did."
+            "Please send the report (Copy report) with a note of what you did.\n\n"
+            f"The report is also in the log file: {log_path()}"
         )
         box.setDetailedText(text)
         box.addButton(QMessageBox.StandardButton.Close)

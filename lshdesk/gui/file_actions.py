@@ -1,4 +1,8 @@
-"""File > Export, Export HTML report, Save and Open session: the dialogs, and the writing done in one place."""
+"""File > Export, Export HTML report, Save and Open session: the dialogs, and the writing done in one place.
+
+The HTML report and the session (hundreds of ms for a large result) are written by a worker
+(``persistence.jobs`` in a ``WorkerSlot``) with their progress shown, so the window never waits on them.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,14 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from lshdesk.core.persistence import export
 from lshdesk.core.persistence.atomic import write_atomic
+from lshdesk.core.persistence.jobs import write_report, write_session
 from lshdesk.core.persistence.report import to_html
-from lshdesk.core.persistence.session import SessionError, load_marks, load_session, save_session
+from lshdesk.core.persistence.session import SessionError, load_marks, load_session
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui import export_dir
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
+from lshdesk.gui.workers import WorkerSlot
 
 EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
     "Pairs as CSV (*.csv)": ("csv", export.to_csv),
@@ -63,29 +69,18 @@ def choose_export(parent: QWidget, result: ScanResult, folder: str) -> str | Non
     return path if export_as(parent, result, path, chosen) else None
 
 
-def choose_report(parent: QWidget, result: ScanResult, folder: str) -> str | None:
+def ask_report_path(parent: QWidget, folder: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(
         parent, "Export HTML report", os.path.join(folder, "report.html"), "HTML (*.html)"
     )
-    if not path:
-        return None
-    return path if export_as(parent, result, path, "html") else None
+    return path or None
 
 
-def choose_save_session(
-    parent: QWidget, result: ScanResult, selection: tuple[int, ...], folders: list[str], folder: str, marks=None
-) -> str | None:
+def ask_session_path(parent: QWidget, folder: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, "Save session", os.path.join(folder, "scan.lshdesk"), SESSION_FILTER)
     if not path:
         return None
-    if not path.endswith(".lshdesk"):
-        path += ".lshdesk"
-    try:
-        save_session(path, result, selection, folders, marks)
-    except OSError as e:
-        _warn(parent, "Save failed", f"Cannot write {path}: {e.strerror or e}. Nothing was changed.")
-        return None
-    return path
+    return path if path.endswith(".lshdesk") else path + ".lshdesk"
 
 
 class FileActions:
@@ -94,6 +89,7 @@ class FileActions:
     def __init__(self, window: QWidget, state: AppState, progress: ProgressArea, show_session: Callable) -> None:
         self.window, self.state, self.progress = window, state, progress
         self.show_session = show_session  # shows a loaded (result, selection, folders) in the window
+        self.writes = WorkerSlot(window, "Export failed")  # the report and sessions, one write at a time
 
     def _folder(self) -> str:
         """Where to offer a file: the last folder saved to, else the documents folder, never a scanned folder."""
@@ -110,20 +106,50 @@ class FileActions:
 
     def export_to(self, path: str, fmt: str) -> None:
         """Write the results as ``lshdesk scan`` prints them: ``fmt`` is 'csv', 'json', 'groups' or 'html'."""
-        if self.state.result is not None and export_as(self.window, self.state.result, path, fmt):
+        if self.state.result is None:
+            return
+        if fmt == "html":
+            self.write_report(path)
+        elif export_as(self.window, self.state.result, path, fmt):
             self.progress.finish(f"Exported {len(self.state.result.pairs):,} pairs to {path}")
 
     def choose_report(self) -> None:
-        if self.state.result is not None:
-            self._wrote(choose_report(self.window, self.state.result, self._folder()), "Report written to")
+        if self.state.result is not None and (path := ask_report_path(self.window, self._folder())):
+            self.write_report(path)
+
+    def write_report(self, path: str) -> None:
+        """Write the HTML report of the current result to ``path`` in the worker."""
+        result = self.state.result
+        if result is not None:
+            self._in_worker(lambda cancel: write_report(result, path, cancel), "Report written to", "Export failed")
 
     def choose_save_session(self) -> None:
         r, s = self.state.result, self.state
-        if r is not None:
-            self._wrote(
-                choose_save_session(self.window, r, s.selection.docs, s.folders, self._folder(), s.marks),
-                "Session saved to",
+        if r is not None and (path := ask_session_path(self.window, self._folder())):
+            sel, folders = s.selection.docs, list(s.folders)
+            marks = None if s.marks is None else s.marks.copy()  # as they are now, whatever is marked meanwhile
+            self._in_worker(
+                lambda cancel: write_session(path, r, sel, folders, marks, cancel), "Session saved to", "Save failed"
             )
+
+    def _in_worker(self, make: Callable, done_words: str, title: str) -> None:
+        def failed(message: str, details: str) -> None:
+            self.progress.finish("Nothing was written.")
+            _warn(self.window, title, f"{message[:1].upper()}{message[1:]}. Nothing was changed.")
+
+        self._step("writing")
+        self.writes.start(make, lambda path: self._wrote(path, done_words), self._step_of, failed)
+
+    def _step_of(self, p) -> None:
+        self._step(p.stage)
+
+    def _step(self, words: str) -> None:
+        self.progress.start(f"{words[:1].upper()}{words[1:]}…")
+        self.progress.cancel_button.hide()  # Cancel is the scan's; a write is short and all or nothing
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Wait for a write still running: it finishes (a closing window does not lose the session being saved)."""
+        return self.writes.wait(timeout_ms)
 
     def choose_open_session(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

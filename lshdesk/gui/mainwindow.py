@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for every worker thread; True if none is left running."""
-        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view, self.similar)
+        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view, self.similar, self.files)
         return all([v.shutdown(timeout_ms) for v in views])
 
     # --- showing results --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Where the app's resources are: icons, help pages and the sample corpus (``resources/`` of the source tree)."""
+"""The app's resources as Qt wants them: icons and help pages from the bundled files (``lshdesk.system.bundled``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+from lshdesk.system import bundled
 
 
 def resource(*parts: str) -> Path:
     """The path of a resource file (it may not exist in a stripped install: callers check)."""
-    return RESOURCES.joinpath(*parts)
+    return bundled.path(*parts)
 
 
 @cache
@@ -23,9 +23,9 @@ def icon(name: str) -> QIcon:
 
 
 def sample_corpus() -> str | None:
-    """The built-in sample corpus (``resources/sample`` of the source tree), if it is there."""
-    here = resource("sample")
-    return str(here) if here.is_dir() else None
+    """The built-in sample corpus (the bundled ``resources/sample``), if it is installed."""
+    folder = bundled.sample_dir()
+    return str(folder) if folder else None
 
 
 def help_html(view: str) -> str:

@@ -146,6 +146,10 @@ class WorkerSlot(QObject):
         self._threads = [th for th in self._threads if th.isRunning()]
         return ok and not self._threads
 
+    def wait(self, timeout_ms: int = 5000) -> bool:
+        """Wait for every thread of this slot without cancelling any; True if none is left running."""
+        return all([th.wait(timeout_ms) for th in self._threads])
+
     # --- from the threads (GUI thread) -----------------------------------------------------------------------------
     def _wanted(self, rid: int) -> bool:
         return rid == self.request_id

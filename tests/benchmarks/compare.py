@@ -6,6 +6,10 @@ medians of ``--runs`` runs; ratios are taken within this run. Examples:
     python tests/benchmarks/compare.py                                  # the dev corpus, 3 runs
     python tests/benchmarks/gen_corpus.py /tmp/lshdesk-bench/synth100k --docs 100000
     python tests/benchmarks/compare.py --corpus /tmp/lshdesk-bench/synth100k --slow-runs 1 --json out.json
+    python tests/benchmarks/compare.py --only startup            # `lshdesk scan` of an empty folder alone
+
+Also printed: the start-up (an empty folder's scan from a fresh interpreter) and the dense scan (char:5 at 0.3)
+against the default one, lshdesk alone.
 
 Recall is against exact Jaccard of word 3-grams: the dev corpus's truth.csv (complete), or for another folder
 the pairs planted by gen_corpus.py plus every pair any tool reported, each checked with plain Python sets.
@@ -36,11 +40,70 @@ def _worker(spec: dict) -> None:
     if task == "scan":
         fn = {"lshdesk": bt.scan_lshdesk, "datasketch": bt.scan_datasketch, "rensa": bt.scan_rensa}[spec["tool"]]
         out = fn(spec["root"], spec["threshold"], spec["k"])
+    elif task == "dense":
+        out = _scan_settings(spec["root"], spec["shingle"], spec["threshold"], spec["k"])
     elif task == "sign":
         out = bt.sign_stage(spec["root"], spec["k"], spec["tool"], spec["max_docs"])
     else:
         out = bt.floor(spec["root"])
     print(json.dumps(out))
+
+
+def _scan_settings(root: str, shingle: str, t: float, k: int) -> dict:
+    import time
+
+    from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
+    from lshdesk.core.scan.pipeline import run, scan
+
+    params = ScanParams(SignatureParams(ShingleSpec.parse(shingle), k=k), threshold=t)
+    run(scan([root], params))  # the kernels these settings need, loaded (and the page cache warm)
+    t0 = time.perf_counter()
+    r = run(scan([root], params))
+    return {"scan_s": time.perf_counter() - t0, "n_candidates": len(r.candidates), "n_pairs": len(r.pairs)}
+
+
+def startup(args: argparse.Namespace, report: dict) -> None:
+    """``lshdesk scan`` of an empty folder from a fresh interpreter: wall and CPU seconds (medians)."""
+    import resource
+    import subprocess
+    import tempfile
+    import time
+
+    repo = os.path.join(os.path.dirname(HERE), "..", "..")
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(repo)}
+    walls, cpus = [], []
+    with tempfile.TemporaryDirectory(prefix="lshdesk-empty-") as empty:
+        for _ in range(max(5, args.runs)):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            cmd = [sys.executable, "-m", "lshdesk", "scan", empty, "-q", "--no-cache", "-o", os.devnull]
+            subprocess.run(cmd, check=True, cwd=repo, env=env)
+            walls.append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    report["startup"] = {"wall_s": bc.median(walls), "cpu_s": bc.median(cpus)}
+    print(
+        f"\nStart-up: `lshdesk scan` of an empty folder {bc.median(walls):.2f} s wall, {bc.median(cpus):.2f} s CPU "
+        f"(medians of {len(walls)}; target <= 0.3 s)"
+    )
+
+
+def dense(root: str, args: argparse.Namespace, report: dict) -> None:
+    """The dense settings (char:5 at 0.3) against the default scan (word:3 at 0.8), lshdesk alone, same run."""
+    rows = {}
+    for shingle, t in (("word:3", 0.8), ("char:5", 0.3)):
+        outs = [
+            bc.run_worker(HERE, {"task": "dense", "root": root, "shingle": shingle, "threshold": t, "k": args.k})
+            for _ in range(args.runs)
+        ]
+        rows[shingle] = {**outs[0], "scan_s": bc.median([o["scan_s"] for o in outs])}
+    ratio = rows["char:5"]["scan_s"] / rows["word:3"]["scan_s"]
+    report.setdefault("dense", {})[root] = {**rows, "ratio": ratio}
+    print(
+        f"\nDense scan: char:5 at 0.3 {rows['char:5']['scan_s']:.2f} s ({rows['char:5']['n_candidates']:,} candidates, "
+        f"{rows['char:5']['n_pairs']:,} pairs) vs word:3 at 0.8 {rows['word:3']['scan_s']:.2f} s: {ratio:.1f}x "
+        "(target <= 4x)"
+    )
 
 
 def _truth(root: str, t: float, found: list[set]) -> set:
@@ -178,6 +241,8 @@ def main() -> None:
     )
     ap.add_argument("--no-sign", action="store_true", help="skip the signature-stage table")
     ap.add_argument("--json", help="also write every figure to this JSON file")
+    ap.add_argument("--no-dense", action="store_true", help="skip the dense scan (char:5 at 0.3) vs the default")
+    ap.add_argument("--only", choices=("startup", "dense"), help="measure only this (no comparison with the others)")
     args = ap.parse_args()
     if args.worker:
         _worker(json.loads(args.worker))
@@ -189,8 +254,13 @@ def main() -> None:
         f"{mc['memory_gb']} GB; Python {mc['python']}, numpy {mc['numpy']}, numba {mc['numba']}, datasketch "
         f"{mc['datasketch']}, rensa {mc['rensa']}, xxhash {mc['xxhash']}; load average at start {mc['load_avg']}"
     )
+    if args.only in (None, "startup"):
+        startup(args, report)
     for root in args.corpus or [bc.DEV_DOCS]:
-        bench_corpus(os.path.abspath(root), args, report)
+        if args.only is None:
+            bench_corpus(os.path.abspath(root), args, report)
+        if args.only == "dense" or (args.only is None and not args.no_dense):
+            dense(os.path.abspath(root), args, report)
         if args.json:  # after each corpus, so a long run keeps what it measured
             with open(args.json, "w") as f:
                 json.dump(report, f, indent=1, default=str)

@@ -217,8 +217,7 @@ def main() -> int:
         print(f"  wrote {n:,} files in {s:.1f} s", flush=True)
     else:
         print(f"reusing {folder}", flush=True)
-
-        from lshdesk.core.params import ScanParams
+    from lshdesk.core.params import ScanParams
 
     params = ScanParams()  # word:3, k = 128, fast family, threshold 0.8, auto bands x rows
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} (other processes share the cores)", flush=True)

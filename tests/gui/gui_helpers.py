@@ -126,6 +126,11 @@ def scan_and_wait(qtbot, window, start=None, timeout: int = 20000) -> None:
     assert not window.is_scanning()
 
 
+def wait_written(qtbot, window, timeout: int = 20000) -> None:
+    """Wait until the report or session being written in the worker is done (or has failed)."""
+    qtbot.waitUntil(lambda: not window.files.writes.busy, timeout=timeout)
+
+
 def dark_palette():
     """A dark palette like the systems' dark schemes (light text on near-black), to test lshdesk under it."""
     from PySide6.QtGui import QColor, QPalette

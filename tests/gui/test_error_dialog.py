@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
@@ -36,6 +37,23 @@ def test_uncaught_error_shows_one_dialog_with_a_copyable_report(qtbot, capsys):
     assert len(reporter.shown) == 2 and "third" in reporter.dialog.text()
     reporter.dialog.close()
     assert "first failure" in capsys.readouterr().err  # also on stderr for a terminal user
+
+
+def test_the_report_goes_to_the_log_file_the_dialog_names(qtbot):
+    from lshdesk.system import logs
+
+    logs.setup()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    reporter = ErrorReporter(parent)
+    _raise_and_report(reporter, "failure worth a bug report")
+    box = reporter.dialog
+    assert str(logs.log_path()) in box.informativeText()
+    for handler in logging.getLogger(logs.LOGGER).handlers:
+        handler.flush()
+    logged = logs.log_path().read_text(encoding="utf-8")
+    assert "failure worth a bug report" in logged and "Traceback" in logged
+    box.close()
 
 
 def test_install_replaces_the_excepthook(qtbot, monkeypatch):

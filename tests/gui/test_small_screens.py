@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractSpinBox
 
 from lshdesk.gui.plots.scurve_plot import MIN_PLOT_HEIGHT
-from lshdesk.gui.widgets.results_view import REASON_MAX
+from lshdesk.gui.widgets.result_tables import REASON_MAX
 
 
 def _inside(widget, area) -> bool:

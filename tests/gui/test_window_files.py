@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from gui_helpers import scan_and_wait, set_test_params
+from gui_helpers import scan_and_wait, set_test_params, wait_written
 from PySide6.QtWidgets import QFileDialog, QTextBrowser
 
 from lshdesk.core.persistence import export
@@ -29,6 +29,7 @@ def test_save_and_open_a_session_restores_results_and_selection(qtbot, window, c
     path = tmp_path / "mine.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path)[: -len(".lshdesk")], ""))
     window.actions.save_session.trigger()
+    wait_written(qtbot, window)
     assert path.is_file()
     assert load_session(path)[1] == pair
     window.state.set_result(None)
@@ -57,6 +58,9 @@ def test_a_damaged_session_is_refused_without_losing_the_results(qtbot, window, 
 def test_report_and_groups_exports_write_what_the_core_writes(qtbot, window, corpus_dir, tmp_path):
     result = _scanned(qtbot, window, corpus_dir)
     window.export_to(str(tmp_path / "r.html"), "html")
+    assert window.files.writes.busy  # written by the worker: the window went on
+    wait_written(qtbot, window)
+    assert window.progress.stage.text() == f"Report written to {tmp_path / 'r.html'}"
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert page.startswith("<!doctype html>") and "<svg" in page
     names = window.names

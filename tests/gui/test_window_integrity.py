@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 import session_craft as crafted
-from gui_helpers import scan_and_wait, set_test_params
+from gui_helpers import scan_and_wait, set_test_params, wait_written
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from lshdesk.core.persistence.session import SessionError, load_session, save_session
@@ -40,10 +40,11 @@ def scanned(qtbot, window, tmp_path):
     return window
 
 
-def test_every_export_of_the_window_is_utf8_and_keeps_the_exact_name(scanned, tmp_path, monkeypatch):
+def test_every_export_of_the_window_is_utf8_and_keeps_the_exact_name(qtbot, scanned, tmp_path, monkeypatch):
     window = scanned
     for fmt in ("csv", "json", "groups", "html"):
         window.export_to(str(tmp_path / f"out.{fmt}"), fmt)
+        wait_written(qtbot, window)
         text = (tmp_path / f"out.{fmt}").read_bytes().decode("utf-8")  # strict
         assert "caf\ufffd\ufffd.txt" in text
     doc = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
@@ -59,12 +60,13 @@ def test_every_export_of_the_window_is_utf8_and_keeps_the_exact_name(scanned, tm
     assert any("'=1+1.txt" in row[:2] for row in rows) and not any("=1+1.txt" in row[:2] for row in rows)
 
 
-def test_a_session_with_such_a_name_saves_and_opens_exactly(scanned, tmp_path, monkeypatch):
+def test_a_session_with_such_a_name_saves_and_opens_exactly(qtbot, scanned, tmp_path, monkeypatch):
     window = scanned
     result = window.state.result
     path = tmp_path / "s.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     window.actions.save_session.trigger()
+    wait_written(qtbot, window)
     assert [p.name for p in tmp_path.iterdir() if ".part" in p.name] == []
     window.state.set_result(None)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
@@ -84,7 +86,7 @@ def file_size_limit(n: int):
         resource.setrlimit(resource.RLIMIT_FSIZE, old)
 
 
-def test_a_failed_export_or_save_keeps_the_previous_file(scanned, tmp_path, monkeypatch):
+def test_a_failed_export_or_save_keeps_the_previous_file(qtbot, scanned, tmp_path, monkeypatch):
     window = scanned
     warnings = []
     monkeypatch.setattr(file_actions, "_warn", lambda parent, title, text: warnings.append(text))
@@ -96,6 +98,7 @@ def test_a_failed_export_or_save_keeps_the_previous_file(scanned, tmp_path, monk
             act = lambda p: window.actions.save_session.trigger()  # noqa: E731
         with file_size_limit(200):
             act(str(target))
+            wait_written(qtbot, window)
         assert target.read_text() == "previous"
         assert "File too large" in warnings[-1] and "Nothing was changed" in warnings[-1]
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gui_helpers import scan_and_wait, set_test_params, table
+from gui_helpers import scan_and_wait, set_test_params, table, wait_written
 from PySide6.QtWidgets import QFileDialog
 
 from lshdesk.core.params import ScanParams
@@ -206,6 +206,7 @@ def test_lshdesk_gui_with_a_session_file_opens_the_session(qtbot, window, settin
     path = tmp_path / "mine.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     window.actions.save_session.trigger()
+    wait_written(qtbot, window)
     fresh = MainWindow(settings)
     qtbot.addWidget(fresh)
     app_module.open_paths(fresh, [str(path)])

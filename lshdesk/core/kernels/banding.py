@@ -7,10 +7,10 @@ loop costs a reference count each time: it made the banding three times slower).
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from lshdesk.core.kernels.buffers import grow
+from lshdesk.core.kernels.jit import nb
 from lshdesk.core.kernels.mixing import C0, absorb_slot
 
 

@@ -6,10 +6,10 @@ The explorer's banding is the scan's (``banding.band_keys``, ``banding.band_buck
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from lshdesk.core.kernels.banding import band_buckets, band_keys
+from lshdesk.core.kernels.jit import nb
 from lshdesk.core.kernels.pairs import all_pairs_rows
 
 

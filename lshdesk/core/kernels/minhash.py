@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from lshdesk.core.kernels.jit import nb
 
 _U32_MAX = np.uint32(0xFFFFFFFF)
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
+
+from lshdesk.core.kernels.jit import nb
 
 C0 = np.uint64(0x243F6A8885A308D3)  # every running hash starts here (pi's fraction)
 C1 = np.uint64(0x9E3779B97F4A7C15)  # the odd multiplier of each absorb (golden ratio)

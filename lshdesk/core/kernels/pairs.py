@@ -3,10 +3,10 @@ components, a group's lowest similarity."""
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from lshdesk.core.kernels.buffers import grow
+from lshdesk.core.kernels.jit import nb
 
 
 @nb.njit(inline="always")

@@ -8,9 +8,9 @@ which this kernel splits back into the same tokens. So both paths give every tok
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from lshdesk.core.kernels.jit import nb
 from lshdesk.core.kernels.mixing import C0, absorb_word, fmix64
 
 _S8 = np.uint64(8)

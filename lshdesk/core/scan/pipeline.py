@@ -23,16 +23,16 @@ import numpy.typing as npt
 from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.pool import ExtractPool
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import BATCH_FILES, Listing, index_batches, read_and_sign_cached, read_and_sign_listed
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.stages import band_stage, compile_stage, group_stage, start_compiling, verify_stage
+from lshdesk.core.scan.stages import compile_stage, pair_stages, start_compiling
 from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -163,20 +163,21 @@ def scan(
     sp = params.signature
     banding = scan_banding(params)
     family = make_family(sp)
-    compiled = start_compiling(sp, family)  # while the files are listed
+    compiled = None  # the kernels load on a helper thread from the first file listed: an empty folder loads none
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus):
         if isinstance(entry, SourceFile):
             files.add(entry)
+            compiled = compiled or start_compiling(sp, family)  # while the rest is listed
         else:
             skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             check_cancel(cancel)
             yield Progress("listing", len(files), 0, time.perf_counter() - t0)
     stage_t["listing"] = time.perf_counter() - t0
-    yield from compile_stage(compiled, cancel, clock)
+    yield from compile_stage(compiled, cancel, clock) if compiled else ()
     stage_t["compiling"] = clock() - sum(stage_t.values())
 
     use = _CacheUse(cache, sp, family, files) if cache is not None and cache.enabled else None
@@ -184,6 +185,7 @@ def scan(
     store = _Store(len(files), sp.k, family.dtype, sum(files.size))
     yield Progress("reading", 0, len(files), time.perf_counter() - t0)
     pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+    extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
     finished = False
     try:
         in_flight: deque = deque()
@@ -191,22 +193,11 @@ def scan(
         max_bytes, storage = params.corpus.max_bytes, params.corpus.storage_options
         for index in index_batches(files.size, BATCH_FILES):
             check_cancel(cancel)
+            batch = (files.paths, index, max_bytes, sp, family, params.corpus.formats)
             if use is not None and use.hits:
-                task = pool.submit(
-                    read_and_sign_cached,
-                    files.paths,
-                    index,
-                    max_bytes,
-                    sp,
-                    family,
-                    params.corpus.formats,
-                    use.hits,
-                    storage,
-                )
+                task = pool.submit(read_and_sign_cached, *batch, use.hits, storage, extract)
             else:
-                task = pool.submit(
-                    read_and_sign_listed, files.paths, index, max_bytes, sp, family, params.corpus.formats, storage
-                )
+                task = pool.submit(read_and_sign_listed, *batch, storage, extract)
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
                 done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
@@ -218,31 +209,27 @@ def scan(
         finished = True
     finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)
         pool.shutdown(wait=finished, cancel_futures=True)
+        extract.close()  # its workers end now, a file still at work (cancelled scan) abandoned
     stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
     if use is not None:
         use.finish(roots)
 
     check_cancel(cancel)
     shingles, sigs = store.finish()
+    take = np.asarray(kept, dtype=np.int64)
     docs = Documents(
         [files.paths[i] for i in kept],
         [files.rel[i] for i in kept],
-        np.array([files.root[i] for i in kept], dtype=np.int64),
-        np.array([files.size[i] for i in kept], dtype=np.int64),
+        np.asarray(files.root, dtype=np.int64)[take],
+        np.asarray(files.size, dtype=np.int64)[take],
         shingles.n_tokens,
-        np.array([files.mtime[i] for i in kept], dtype=np.int64),
+        np.asarray(files.mtime, dtype=np.int64)[take],
     )
     del files
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
-    est = estimate_candidates(sigs, shingles, banding, is_ref)
-    yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(sp.shingle))
-    check_cancel(cancel)
-    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
-    stage_t["banding"] = clock() - sum(stage_t.values())
-    candidates, pairs = yield from verify_stage(cands, sigs, shingles, params.threshold, cancel, clock)
-    stage_t["verifying"] = clock() - sum(stage_t.values())
-    comps, group_min = yield from group_stage(len(docs), pairs, shingles, cancel, clock)
-    stage_t["grouping"] = clock() - sum(stage_t.values())
+    candidates, pairs, comps, group_min = yield from pair_stages(
+        sigs, shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
+    )
     check_cancel(cancel)
     elapsed = time.perf_counter() - t0
     yield Progress("done", len(docs), len(docs), elapsed)

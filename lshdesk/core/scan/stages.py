@@ -22,7 +22,8 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import Candidates, band_range_codes
 from lshdesk.core.minhash import HashFamily, estimate_pairs
-from lshdesk.core.params import Banding, SignatureParams
+from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
+from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingling import ShingleBatch
@@ -208,6 +209,36 @@ def _large_group(g, members, width, shingles, lowest, cancel, clock, total) -> G
         lowest[g] = min(lowest[g], best)
         p += rows
         yield Progress("grouping", g, total, clock())
+
+
+def pair_stages(
+    sigs: npt.NDArray,
+    shingles: ShingleBatch,
+    banding: Banding,
+    threshold: float,
+    is_ref: npt.NDArray | None,
+    shingle: ShingleSpec,
+    cancel: threading.Event | None,
+    clock: Clock,
+    stage_t: dict[str, float],
+) -> Generator[Progress, None, tuple[Pairs, Pairs, list, npt.NDArray[np.float64]]]:
+    """Estimating, banding, verifying and grouping in turn (each stage's seconds into ``stage_t``): (candidates,
+    verified pairs, groups, each group's lowest similarity). Under two documents there is no pair to look for
+    and no kernel is loaded (an empty folder's scan costs only the start-up)."""
+    if len(sigs) < 2:
+        none = np.zeros(0, np.int64)
+        empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
+        return empty, empty, [], np.zeros(0)
+    est = estimate_candidates(sigs, shingles, banding, is_ref)
+    yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
+    check_cancel(cancel)
+    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
+    stage_t["banding"] = clock() - sum(stage_t.values())
+    candidates, pairs = yield from verify_stage(cands, sigs, shingles, threshold, cancel, clock)
+    stage_t["verifying"] = clock() - sum(stage_t.values())
+    comps, group_min = yield from group_stage(len(sigs), pairs, shingles, cancel, clock)
+    stage_t["grouping"] = clock() - sum(stage_t.values())
+    return candidates, pairs, comps, group_min
 
 
 def stopwatch() -> Clock:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.gui.kernel_warmup import pending_label, when_ready
 from lshdesk.gui.learn.common import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
@@ -58,28 +59,23 @@ class LearnView(QWidget):
         self._base_pt = self.font().pointSizeF()
         self._window_state = Qt.WindowState.WindowNoState
         self.source = CorpusSource(self)
-        self.sets = SetsLesson()
-        self.signatures = SignaturesLesson(self.source)
-        self.banding = BandingLesson(self.source)
-        self.scurve = SCurveLesson(self.source)
-        self.step = StepLesson()
-        self.error = ErrorPage(self.source)
-        self.sweep = BandingPage(self.source)
-        self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
+        self.pages: list[QWidget] = []  # made by build_pages: at once, or when the kernels are compiled (first run)
         self.list = _PageList()
         self.list.setAccessibleName("Lessons")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
-        titles = [
+        self.pending = pending_label()  # what a page shows while the kernels its figures need compile
+        self.stack.addWidget(self.pending)
+        titles = [  # (title, the page's attribute)
             ("Lessons", None),
-            ("1  Sets and Jaccard", self.sets),
-            ("2  Signatures and the estimate", self.signatures),
-            ("3  Banding", self.banding),
-            ("4  The S-curve", self.scurve),
-            ("5  Step through a signature", self.step),
+            ("1  Sets and Jaccard", "sets"),
+            ("2  Signatures and the estimate", "signatures"),
+            ("3  Banding", "banding"),
+            ("4  The S-curve", "scurve"),
+            ("5  Step through a signature", "step"),
             ("Experiments", None),
-            ("Error versus k", self.error),
-            ("Recall and false positives", self.sweep),
+            ("Error versus k", "error"),
+            ("Recall and false positives", "sweep"),
         ]
         for title, page in titles:
             item = QListWidgetItem(title)
@@ -89,7 +85,7 @@ class LearnView(QWidget):
                 font.setBold(True)
                 item.setFont(font)
             else:
-                item.setData(Qt.ItemDataRole.UserRole, self.stack.addWidget(page))
+                item.setData(Qt.ItemDataRole.UserRole, page)
             self.list.addItem(item)
         self._actions()
         self.side = QWidget()
@@ -112,8 +108,28 @@ class LearnView(QWidget):
         lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
         self.list.currentItemChanged.connect(self._show)
+        if not when_ready(self.build_pages):
+            self.build_pages()
         self.list.setCurrentRow(1)
         self._fit_list()
+
+    def build_pages(self) -> None:
+        """Make the lesson and experiment pages (their first figures need the compiled kernels)."""
+        if self.pages:
+            return
+        self.sets = SetsLesson()
+        self.signatures = SignaturesLesson(self.source)
+        self.banding = BandingLesson(self.source)
+        self.scurve = SCurveLesson(self.source)
+        self.step = StepLesson()
+        self.error = ErrorPage(self.source)
+        self.sweep = BandingPage(self.source)
+        self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
+        for page in self.pages:
+            self.stack.addWidget(page)
+        if self.zoom != 1.0:  # a zoom chosen while they were being made
+            self.set_zoom(self.zoom)
+        self._show(self.list.currentItem())
 
     # --- presentation mode ----------------------------------------------------------------------------------------
     def _actions(self) -> None:
@@ -196,12 +212,12 @@ class LearnView(QWidget):
 
     def _show(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.ItemDataRole.UserRole) is not None:
-            self.stack.setCurrentIndex(int(item.data(Qt.ItemDataRole.UserRole)))
+            self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole), self.pending))
 
     def show_page(self, page: QWidget) -> None:
         """Open one lesson or experiment page."""
         for row in range(self.list.count()):
-            if self.list.item(row).data(Qt.ItemDataRole.UserRole) == self.stack.indexOf(page):
+            if getattr(self, self.list.item(row).data(Qt.ItemDataRole.UserRole) or "-", None) is page:
                 self.list.setCurrentRow(row)
                 return
 

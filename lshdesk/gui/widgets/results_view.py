@@ -5,17 +5,14 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QPoint, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QMenu,
-    QTableView,
     QTabWidget,
     QTreeView,
     QVBoxLayout,
@@ -26,73 +23,20 @@ from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
+from lshdesk.gui.widgets.result_tables import (
+    DOC_WIDTHS,
+    PAIR_WIDTHS,
+    FilterEdit,
+    size_columns,
+    size_group_columns,
+    table,
+)
 
-PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
-REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
 SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
 GROUP_MODES = (
     ("Linked groups (chains included)", "Documents linked by verified pairs: A~B and B~C put A, B, C together"),
     ("Strict groups (every pair ≥ threshold)", "Every two documents of a group form a verified pair"),
 )
-
-
-class FilterEdit(QLineEdit):
-    """The filter box: Esc clears it when it holds text (and otherwise cancels a scan, as everywhere)."""
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and self._clears(event):
-            event.accept()  # the key comes here as a key press rather than triggering the window's Esc
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self._clears(event):
-            self.clear()
-        else:
-            super().keyPressEvent(event)
-
-    def _clears(self, event) -> bool:
-        return event.key() == Qt.Key.Key_Escape and bool(self.text())
-
-
-def _table(model) -> QTableView:
-    """A sortable table of whole rows."""
-    view = QTableView()
-    view.setModel(model)
-    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-    view.setSortingEnabled(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.verticalHeader().hide()
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long paths keep their file name
-    header = view.horizontalHeader()
-    header.setStretchLastSection(False)
-    header.setDefaultSectionSize(80)
-    return view
-
-
-def _size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
-    header = view.horizontalHeader()
-    for i, w in enumerate(widths[: header.count()]):
-        header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
-        if w > 0:
-            view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
-        elif w < 0:
-            view.resizeColumnToContents(i)
-            view.setColumnWidth(i, min(view.columnWidth(i), REASON_MAX))
-
-
-def _size_group_columns(view: QTreeView) -> None:
-    gh = view.header()
-    gh.setStretchLastSection(False)
-    for i, w in ((0, 0), (1, 80), (2, 80), (3, 0), (4, 75), (5, 90)):  # names share what the figures leave
-        gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
-        if w:
-            gh.resizeSection(i, max(w, gh.sectionSizeHint(i)))
 
 
 class ResultsView(QWidget):
@@ -112,7 +56,7 @@ class ResultsView(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.setAccessibleName("Filter results")
         self.pairs_model = PairsModel(self)
-        self.pairs = _table(self.pairs_model)
+        self.pairs = table(self.pairs_model)
         self.pairs.setAccessibleName("Pairs")
         self.pairs.setToolTip("Double-click a pair to read it side by side")
         self.groups_model = GroupsModel(self)
@@ -122,7 +66,7 @@ class ResultsView(QWidget):
         self.groups.setUniformRowHeights(True)
         self.groups.setAlternatingRowColors(True)
         self.groups.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        _size_group_columns(self.groups)
+        size_group_columns(self.groups)
         self.groups.setToolTip("Enter or double-click opens a group in the Signatures view")
         self.group_mode = QComboBox()
         self.group_mode.setAccessibleName("Kind of groups")
@@ -131,7 +75,7 @@ class ResultsView(QWidget):
             self.group_mode.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.group_mode.setToolTip("Linked groups follow chains of similar documents; strict groups cut the chains")
         self.docs_model = DocumentsModel(self)
-        self.documents = _table(self.docs_model)
+        self.documents = table(self.docs_model)
         self.documents.setAccessibleName("Documents")
         self.tabs = QTabWidget()
         for i, (view, (title, key)) in enumerate(zip((self.pairs, self.groups, self.documents), SUB_TABS)):
@@ -172,7 +116,7 @@ class ResultsView(QWidget):
         self.pairs_model, self.groups_model, self.docs_model = pairs, groups, documents
         for view, model in ((self.pairs, pairs), (self.groups, groups), (self.documents, documents)):
             view.setModel(model)
-        _size_group_columns(self.groups)
+        size_group_columns(self.groups)
         self._connect_selection()
 
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
@@ -180,9 +124,9 @@ class ResultsView(QWidget):
         self.pairs_model.set_result(result, names)
         self.docs_model.set_result(result, names)
         self._show_groups()
-        _size_columns(self.pairs, PAIR_WIDTHS)
+        size_columns(self.pairs, PAIR_WIDTHS)
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
-        _size_columns(self.documents, DOC_WIDTHS)
+        size_columns(self.documents, DOC_WIDTHS)
         several = result is not None and len(result.roots) > 1  # several folders: which one each document is from
         self.documents.setColumnHidden(6, not several)
         self.pairs.setColumnHidden(5, not several)

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
 
 from lshdesk.core.query.nearest import Nearest
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
-from lshdesk.gui.widgets.results_view import _size_columns, _table
+from lshdesk.gui.widgets.result_tables import size_columns, table
 
 WIDTHS = (0, 90, 90, 90, 80)  # 0: the document column takes the width the others leave
 
@@ -28,7 +28,7 @@ class SimilarDialog(QDialog):
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.model = ArrayTableModel(self)
-        self.table = _table(self.model)
+        self.table = table(self.model)
         self.table.setAccessibleName("Similar documents")
         self.table.setToolTip("Double-click a document to read it side by side with this one")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -61,7 +61,7 @@ class SimilarDialog(QDialog):
                 Column("Estimate", near.estimate, _sim, "Matching signature slots / k: what MinHash estimated", True),
             ]
         )
-        _size_columns(self.table, WIDTHS)
+        size_columns(self.table, WIDTHS)
         self.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
 
     def document_at(self, row: int) -> int:

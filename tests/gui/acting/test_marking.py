@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 from actions_corpus import make_corpus
-from gui_helpers import scan_and_wait
+from gui_helpers import scan_and_wait, wait_written
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -98,6 +98,7 @@ def test_a_session_keeps_the_marks(qtbot, with_reference, tmp_path, monkeypatch)
     path = tmp_path / "marked.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
     window.actions.save_session.trigger()
+    wait_written(qtbot, window)
     window.state.set_result(None)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     window.actions.open_session.trigger()

@@ -1,6 +1,6 @@
 """Make the README's screenshots: the real main window on the sample corpus, offscreen, one PNG per view.
 
-Run from the repository: ``.venv/bin/python resources/make_screenshots.py [OUT_DIR]`` (default resources/screenshots).
+Run from the repository: ``.venv/bin/python resources/screenshots/make_screenshots.py [OUT_DIR]`` (default resources/screenshots).
 """
 
 from __future__ import annotations
@@ -68,4 +68,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "screenshots")
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent)

@@ -1,0 +1,73 @@
+"""The Results view's tables: a sortable whole-row table, column sizing, the filter box that Esc clears."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QTreeView
+
+PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
+DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
+REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
+CONTENT_ROWS = (
+    100  # rows read to size a column to its content (Qt reads 1,000 through the Python model: ~0.2 s at 100k)
+)
+
+
+class FilterEdit(QLineEdit):
+    """The filter box: Esc clears it when it holds text (and otherwise cancels a scan, as everywhere)."""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self._clears(event):
+            event.accept()  # the key comes here as a key press rather than triggering the window's Esc
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self._clears(event):
+            self.clear()
+        else:
+            super().keyPressEvent(event)
+
+    def _clears(self, event) -> bool:
+        return event.key() == Qt.Key.Key_Escape and bool(self.text())
+
+
+def table(model) -> QTableView:
+    """A sortable table of whole rows."""
+    view = QTableView()
+    view.setModel(model)
+    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+    view.setSortingEnabled(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.verticalHeader().hide()
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long paths keep their file name
+    header = view.horizontalHeader()
+    header.setStretchLastSection(False)
+    header.setDefaultSectionSize(80)
+    header.setResizeContentsPrecision(CONTENT_ROWS)  # columns fit the rows on top: a 100k-row result shows at once
+    return view
+
+
+def size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
+    header = view.horizontalHeader()
+    for i, w in enumerate(widths[: header.count()]):
+        header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
+        if w > 0:
+            view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
+        elif w < 0:
+            view.resizeColumnToContents(i)
+            view.setColumnWidth(i, min(view.columnWidth(i), REASON_MAX))
+
+
+def size_group_columns(view: QTreeView) -> None:
+    gh = view.header()
+    gh.setStretchLastSection(False)
+    for i, w in ((0, 0), (1, 80), (2, 80), (3, 0), (4, 75), (5, 90)):  # names share what the figures leave
+        gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
+        if w:
+            gh.resizeSection(i, max(w, gh.sectionSizeHint(i)))

@@ -1,0 +1,176 @@
+"""The command line's app-level parts, wired into ``cli.py`` in a few lines: ``--version [--verbose]``, ``--debug``
+and the log file, the exit codes, ``completion``, ``install-desktop``, and the first-run notice."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import platform
+import sys
+import textwrap
+import traceback
+from importlib import metadata
+
+from lshdesk import __version__
+from lshdesk.system import logs
+from lshdesk.terminal import emit, fail, say
+
+EXIT_CODES = (
+    (0, "success (also when no pair is found)"),
+    (
+        1,
+        "the output could not be written whole (full disk, file size limit, closed or broken standard output), "
+        "a file could not be read, memory ran out, or an unexpected error (its traceback is in the log file)",
+    ),
+    (2, "the command line or its input is wrong: an unknown option, a bad value, a missing folder"),
+    (130, "interrupted (Ctrl+C) or cancelled"),
+)
+COMPILING = "lshdesk: compiling lshdesk's kernels (first run only, ~10 s)…"
+_debug = [False]  # --debug of the command being run (begin sets it; LSHDESK_DEBUG counts before that)
+
+
+def _debugging() -> bool:
+    return logs.debug_wanted(_debug[0])
+
+
+def epilog() -> str:
+    codes = "\n".join(
+        textwrap.fill(meaning, 100, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+        for code, meaning in EXIT_CODES
+    )
+    return (
+        f"exit codes:\n{codes}\n\n"
+        "--debug (or LSHDESK_DEBUG=1) shows tracebacks; crashes and warnings are logged to the file that\n"
+        "lshdesk --version --verbose names. Shell completion: lshdesk completion bash|zsh (see its --help)."
+    )
+
+
+def add_global_options(parser: argparse.ArgumentParser) -> None:
+    """``--version``, ``--verbose``, ``--debug``, and the exit codes at the end of ``--help``."""
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--verbose", action="store_true", help="with --version: also the versions used and where lshdesk keeps files"
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks (or set LSHDESK_DEBUG=1)")
+    parser.epilog = epilog()
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def add_commands(sub) -> None:
+    """The ``completion`` and ``install-desktop`` subcommands."""
+    from lshdesk.system.completion import SHELLS
+
+    c = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="bash: lshdesk completion bash > ~/.local/share/bash-completion/completions/lshdesk\n"
+        'zsh:  add  eval "$(lshdesk completion zsh)"  to ~/.zshrc',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("shell", choices=SHELLS)
+    d = sub.add_parser(
+        "install-desktop",
+        help="add lshdesk to the desktop's application menu (a .desktop entry and icons, for this user)",
+    )
+    d.add_argument("--uninstall", action="store_true", help="remove exactly the files install-desktop wrote")
+
+
+def version_text(verbose: bool) -> str:
+    """``lshdesk X``; verbose: the versions lshdesk runs with and where it keeps its files."""
+    if not verbose:
+        return f"lshdesk {__version__}"
+    from lshdesk.core.kernels import cache as kernels
+    from lshdesk.core.scan.cache import default_path
+    from lshdesk.system import bundled
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    state = "compiled" if not kernels.is_cold() else "not compiled yet: the first scan compiles them"
+    lines = [
+        f"lshdesk {__version__} ({os.path.dirname(os.path.abspath(__import__('lshdesk').__file__))})",
+        f"python {platform.python_version()} ({sys.executable}), {platform.platform()}",
+        "numpy {}, numba {}, PySide6 {}, pyqtgraph {}".format(
+            *(version(n) for n in ("numpy", "numba", "PySide6-Essentials", "pyqtgraph"))
+        ),
+        f"log file: {logs.log_path()}",
+        f"compiled kernels: {kernels.cache_dir()} ({state})",
+        f"signature cache: {default_path()}",
+        f"bundled files: {bundled.root()}",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
+    """Carry out ``--version``, ``completion`` or ``install-desktop``; None when the command is another's."""
+    if args.version:
+        print(version_text(args.verbose))
+        return 0
+    if args.command == "completion":
+        from lshdesk.system.completion import script
+
+        return emit(script(args.shell, parser), None)  # checked: a closed or full output is exit 1
+    if args.command == "install-desktop":
+        from lshdesk.system import desktop
+
+        if args.uninstall:
+            removed = desktop.uninstall()
+            print(f"lshdesk: removed {len(removed)} files" + "".join(f"\n  {p}" for p in removed))
+        else:
+            written = desktop.install()
+            print(f"lshdesk: installed {len(written)} files" + "".join(f"\n  {p}" for p in written))
+            print("lshdesk is in the application menu (log out and in if it does not show yet).")
+        return 0
+    return None
+
+
+def announce_compiling(args: argparse.Namespace) -> None:
+    """Before a scan on a terminal: say so when the kernels still have to be compiled (the first run)."""
+    if args.command != "scan" or getattr(args, "quiet", False) or sys.stderr is None or not sys.stderr.isatty():
+        return  # (a closed standard error is None)
+    from lshdesk.core.kernels.cache import is_cold
+
+    if is_cold():
+        say(COMPILING)
+
+
+def begin(parser: argparse.ArgumentParser, argv: list[str] | None) -> tuple[argparse.Namespace, int | None]:
+    """Parse the command line, start the log (``--debug``), carry out this module's commands (then the exit code is
+    returned beside the arguments, else None) and say when a scan will compile the kernels."""
+    _debug[0] = False
+    args = parser.parse_args(argv)
+    _debug[0] = logs.debug_wanted(args.debug)
+    logs.setup(_debug[0])
+    done = run(args, parser)
+    if done is None:
+        announce_compiling(args)
+    return args, done
+
+
+def refused(exc: Exception) -> int:
+    """An error lshdesk expects (bad input, an unreadable file): its one line; its traceback too with --debug."""
+    if _debugging() and sys.stderr is not None:
+        traceback.print_exception(exc, file=sys.stderr)
+    return fail(str(exc), getattr(exc, "exit_code", 2))  # an error may carry its own code (an OutputError: 1)
+
+
+def crashed(exc: BaseException) -> int:
+    """An unexpected error: logged with its traceback; one line on the terminal (the traceback too with --debug)."""
+    logging.getLogger(logs.LOGGER).error("unexpected error", exc_info=exc)
+    debug = _debugging()
+    if debug and sys.stderr is not None:
+        traceback.print_exception(exc, file=sys.stderr)
+    hint = "" if debug else "; --debug shows the traceback"
+    return fail(f"unexpected {type(exc).__name__}: {exc} (details in {logs.log_path()}{hint})", 1)
+
+
+def detach_streams() -> None:
+    """Under ``pythonw`` (the Windows ``lshdesk-gui``) there is no console: send prints to nowhere, not to a crash."""
+    if sys.stdout is None or sys.stderr is None:
+        null = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
+        sys.stdout = sys.stdout or null
+        sys.stderr = sys.stderr or null

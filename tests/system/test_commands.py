@@ -1,0 +1,131 @@
+"""The command line's app-level parts: --version --verbose, --debug and the log file, exit codes in --help, the
+first-run notice, shell completion that completes in a real bash."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import lshdesk.cli as cli
+import lshdesk.core.kernels.cache as kernel_cache
+from lshdesk import __version__
+from lshdesk.system import bundled, commands, launch, logs
+
+
+def _flush_log() -> str:
+    for handler in logging.getLogger(logs.LOGGER).handlers:
+        handler.flush()
+    return logs.log_path().read_text(encoding="utf-8") if logs.log_path().exists() else ""
+
+
+def test_version_and_where_lshdesk_keeps_its_files(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out == f"lshdesk {__version__}\n"
+    assert cli.main(["--version", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert f"log file: {logs.log_path()}" in out and f"compiled kernels: {kernel_cache.cache_dir()}" in out
+    assert f"bundled files: {bundled.root()}" in out and (bundled.root() / "sample").is_dir()
+
+
+def test_help_documents_the_exit_codes(capsys):
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["--help"])
+    assert ended.value.code == 0
+    out = capsys.readouterr().out
+    for code, _ in commands.EXIT_CODES:
+        assert f"\n  {code} " in out
+    assert "LSHDESK_DEBUG" in out and "completion bash|zsh" in out
+
+
+def _crash(args):
+    raise RuntimeError("the disk said no")
+
+
+@pytest.mark.parametrize("how", ["plain", "--debug", "LSHDESK_DEBUG"])
+def test_a_crash_is_one_line_the_traceback_in_the_log_and_with_debug(how, monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(cli, "_signature", _crash)
+    monkeypatch.delenv(logs.DEBUG_ENV, raising=False)
+    if how == "LSHDESK_DEBUG":
+        monkeypatch.setenv(logs.DEBUG_ENV, "1")
+    doc = tmp_path / "a.txt"
+    doc.write_text("some words", encoding="utf-8")
+    assert cli.main([*(["--debug"] if how == "--debug" else []), "signature", str(doc)]) == 1
+    err = capsys.readouterr().err
+    assert "lshdesk: error: unexpected RuntimeError: the disk said no" in err and str(logs.log_path()) in err
+    assert ("Traceback" in err) == (how != "plain")
+    logged = _flush_log()
+    assert "the disk said no" in logged and "Traceback" in logged and "in _crash" in logged
+
+
+def test_debug_env_values():
+    for value, wanted in (("", False), ("0", False), ("no", False), ("False", False), ("1", True), ("yes", True)):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv(logs.DEBUG_ENV, value)
+            assert logs.debug_wanted() is wanted
+    assert logs.debug_wanted(True)
+
+
+@pytest.mark.parametrize("cold, tty, quiet, said", [(1, 1, 0, 1), (0, 1, 0, 0), (1, 0, 0, 0), (1, 1, 1, 0)])
+def test_the_first_run_says_the_kernels_compile_on_a_terminal(cold, tty, quiet, said, monkeypatch, capsys):
+    monkeypatch.setattr(kernel_cache, "is_cold", lambda kernels=(): bool(cold))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: bool(tty))
+    args = cli.build_parser().parse_args(["scan", ".", *(["-q"] if quiet else [])])
+    commands.announce_compiling(args)
+    assert ("compiling lshdesk's kernels (first run only, ~10 s)" in capsys.readouterr().err) == bool(said)
+
+
+BASH = shutil.which("bash")
+
+
+def _complete(script: str, words: list[str]) -> list[str]:
+    """COMPREPLY of the completion function for the command line ``words`` (the last one being typed)."""
+    line = " ".join(f"'{w}'" for w in words)
+    probe = f'{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _lshdesk; printf "%s\\n" "${{COMPREPLY[@]}}"'
+    done = subprocess.run([BASH, "--norc", "-c", probe], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.skipif(BASH is None, reason="no bash here")
+def test_bash_completion_completes_commands_options_and_choices(capsys):
+    assert cli.main(["completion", "bash"]) == 0
+    script = capsys.readouterr().out
+    assert _complete(script, ["lshdesk", "s"]) == ["scan", "signature"]
+    assert _complete(script, ["lshdesk", "scan", "--fam"]) == ["--family"]
+    assert _complete(script, ["lshdesk", "scan", "--family", ""]) == ["fast", "article", "datasketch"]
+    assert _complete(script, ["lshdesk", "scan", "--format", "j"]) == ["json"]
+    assert _complete(script, ["lshdesk", "completion", ""]) == ["bash", "zsh"]
+    assert "--uninstall" in _complete(script, ["lshdesk", "install-desktop", "--"])
+    assert "--debug" in _complete(script, ["lshdesk", "--d"])
+
+
+def test_zsh_completion_loads_the_same_through_bashcompinit(capsys):
+    assert cli.main(["completion", "zsh"]) == 0
+    script = capsys.readouterr().out
+    assert "bashcompinit" in script and "complete -o filenames -o bashdefault -F _lshdesk lshdesk" in script
+    if shutil.which("zsh"):
+        done = subprocess.run(["zsh", "-f", "-c", script + "\n(( $+functions[_lshdesk] ))"], capture_output=True)
+        assert done.returncode == 0, done.stderr
+
+
+def test_lshdesk_gui_without_a_console_prints_to_nowhere(monkeypatch):
+    """pythonw (the Windows lshdesk-gui) has no stdout or stderr: a print must not crash the app."""
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", None)
+    commands.detach_streams()
+    print("a word nobody reads")
+    print("nor this", file=sys.stderr)
+    assert sys.stdout is sys.stderr and sys.stdout.name == os.devnull
+    sys.stdout.close()
+
+
+def test_lshdesk_gui_opens_the_window_on_the_folders_given(monkeypatch, tmp_path):
+    opened = []
+    monkeypatch.setattr(sys, "argv", ["lshdesk-gui", str(tmp_path)])
+    monkeypatch.setattr("lshdesk.gui.app.run_app", lambda paths: opened.append(paths) or 0)
+    assert launch.gui_main() == 0 and opened == [[str(tmp_path)]]
