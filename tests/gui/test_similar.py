@@ -87,3 +87,53 @@ def test_a_containment_scan_lists_contained_and_container(qtbot, window, tmp_pat
     rows = table(model)
     assert {(r[0], r[1]) for r in rows} == set(source.items())
     assert all(float(r[2]) >= 0.8 and float(r[3]) < 0.3 for r in rows)
+
+
+def _drag(view, paths):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    pos, action = QPointF(view.rect().center()), Qt.DropAction.CopyAction
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(pos.toPoint(), action, mime, buttons, mods)
+    view.dragEnterEvent(enter)
+    drop = QDropEvent(pos, action, mime, buttons, mods)
+    if enter.isAccepted():
+        view.dropEvent(drop)
+    return enter.isAccepted()
+
+
+def test_a_file_dropped_on_the_results_lists_its_nearest_documents_as_brute_force(qtbot, scanned, tmp_path):
+    window, texts = scanned
+    words = texts["alpha/letter.txt"].split()
+    query = texts["alpha/essay.txt"] + "\n" + " ".join(words[: len(words) // 2])  # an essay, half a letter quoted
+    path = tmp_path / "dropped.txt"
+    path.write_text(query, encoding="utf-8")
+    window.results.show()
+    assert _drag(window.results, [path])
+    qtbot.waitUntil(lambda: window.similar.dialog is not None, timeout=10000)
+    dialog = window.similar.dialog
+    assert "dropped.txt" in dialog.windowTitle()
+    rows = table(dialog.model)
+    q = shingles(query)
+    brute = []  # (name, J, C(query in it), C(it in query)) of every document sharing a shingle, by J descending
+    for name in export.display_paths(window.state.result):
+        other = shingles(texts[name])
+        if inter := len(q & other):
+            brute.append((name, jaccard(q, other), inter / len(q), inter / len(other)))
+    brute.sort(key=lambda t: (-t[1], t[0]))
+    assert len(brute) >= 3, "the query shares shingles with the essays and the letters"
+    assert [r[0] for r in rows] == [b[0] for b in brute]
+    for cells, (_, j, c_in, c_of) in zip(rows, brute):
+        assert [float(x) for x in cells[1:4]] == pytest.approx([j, c_in, c_of], abs=5e-4)
+
+
+def test_a_folder_dropped_on_the_results_is_left_to_the_window(qtbot, scanned, tmp_path):
+    window, _ = scanned
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.txt").write_text("one two three four", encoding="utf-8")
+    assert not _drag(window.results, [tmp_path / "sub"])
+    assert not _drag(window.results, [tmp_path / "sub", tmp_path / "a.txt"])
+    assert window.similar.dialog is None

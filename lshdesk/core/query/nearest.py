@@ -29,9 +29,21 @@ class Nearest:
 def nearest(sigs: npt.NDArray, shingles: ShingleBatch, doc: int, top: int = 20) -> Nearest:
     """The ``top`` nearest documents of scanned document ``doc`` by Jaccard, and its ``top`` best containers (by
     containment of ``doc`` in them), merged; the document itself is left out."""
-    q_ids = shingles.doc(doc)
-    by_j = rank(sigs, shingles, sigs[doc], q_ids, top, measure="jaccard", exclude=[doc])
-    by_c = rank(sigs, shingles, sigs[doc], q_ids, top, measure="containment", exclude=[doc])
+    return nearest_to(sigs, shingles, sigs[doc], shingles.doc(doc), top, exclude=[doc])
+
+
+def nearest_to(
+    sigs: npt.NDArray,
+    shingles: ShingleBatch,
+    q_sig: npt.NDArray,
+    q_ids: npt.NDArray,
+    top: int = 20,
+    exclude: npt.ArrayLike = (),
+) -> Nearest:
+    """The ``top`` nearest documents of a query (its signature and shingle ids, e.g. a file signed with the scan's
+    parameters) by Jaccard, and its ``top`` best containers, merged; ``exclude``: documents never listed."""
+    by_j = rank(sigs, shingles, q_sig, q_ids, top, measure="jaccard", exclude=exclude)
+    by_c = rank(sigs, shingles, q_sig, q_ids, top, measure="containment", exclude=exclude)
     index = np.concatenate([by_j.index, by_c.index])
     jac = np.concatenate([by_j.jaccard, by_c.jaccard])
     cont = np.concatenate([by_j.containment, by_c.containment])
@@ -41,6 +53,6 @@ def nearest(sigs: npt.NDArray, shingles: ShingleBatch, doc: int, top: int = 20) 
     inter = np.rint(cont * len(q_ids))
     contains = np.divide(inter, counts[index], out=np.zeros(len(index)), where=counts[index] > 0)
     k = max(sigs.shape[1], 1)
-    est = np.count_nonzero(sigs[index] == sigs[doc], axis=1) / k
+    est = np.count_nonzero(sigs[index] == q_sig, axis=1) / k
     order = np.lexsort((index, -cont, -jac))
     return Nearest(index[order], est[order], jac[order], cont[order], contains[order])

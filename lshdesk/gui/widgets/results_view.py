@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,6 +23,7 @@ from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
+from lshdesk.gui.widgets.file_drop import accept_files, take_files
 from lshdesk.gui.widgets.result_tables import (
     DOC_WIDTHS,
     PAIR_WIDTHS,
@@ -46,6 +47,7 @@ class ResultsView(QWidget):
     pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
     groupActivated = Signal(tuple)  # a group was double-clicked (or Enter pressed): its documents, for the Signatures
     findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
+    filesDropped = Signal(list)  # files (not folders) dropped here: list the nearest documents of each
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -55,6 +57,7 @@ class ResultsView(QWidget):
         self.filter.setPlaceholderText("Filter pairs and documents by name (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.filter.setAccessibleName("Filter results")
+        self.setAcceptDrops(True)  # a file dropped here lists its nearest documents (folders go on to the window)
         self.pairs_model = PairsModel(self)
         self.pairs = table(self.pairs_model)
         self.pairs.setAccessibleName("Pairs")
@@ -104,6 +107,14 @@ class ResultsView(QWidget):
         for view in (self.pairs, self.documents, self.groups):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self.result is None or not accept_files(event):
+            event.ignore()  # no result to query, or folders: the window opens them
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if self.result is not None and (files := take_files(event)):
+            self.filesDropped.emit(files)
 
     def _connect_selection(self) -> None:
         self.pairs.selectionModel().selectionChanged.connect(self._pair_selected)

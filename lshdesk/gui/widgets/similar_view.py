@@ -17,9 +17,10 @@ def _sim(v: object) -> str:
 
 
 class SimilarDialog(QDialog):
-    """Lists the nearest documents of one document; double-click (or Enter) a row to read the two side by side."""
+    """Lists the nearest documents of one document (or a dropped file); double-click (or Enter) a row to read the two side by side."""
 
     pairChosen = Signal(int, int)
+    documentChosen = Signal(int)  # a row chosen when the query is a file outside the corpus: select that document
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -43,6 +44,11 @@ class SimilarDialog(QDialog):
     def show_nearest(self, doc: int, name: str, near: Nearest, names: list[str]) -> None:
         """Show ``near`` (the nearest documents of document ``doc``, called ``name``)."""
         self.doc = doc
+        self.table.setToolTip(
+            "Double-click a document to read it side by side with this one"
+            if doc >= 0
+            else "Double-click a document to select it (this file is not in the scanned folders)"
+        )
         self.setWindowTitle(f"Similar to {name}")
         self.heading.setText(
             f"<b>{name}</b>: {len(near)} nearest documents by Jaccard similarity and by containment, checked "
@@ -69,5 +75,7 @@ class SimilarDialog(QDialog):
         return int(self.model.columns[0].index[self.model.data_row(row)])
 
     def _activated(self, index) -> None:
-        if index.isValid():
+        if index.isValid() and self.doc >= 0:
             self.pairChosen.emit(self.doc, self.document_at(index.row()))
+        elif index.isValid():
+            self.documentChosen.emit(self.document_at(index.row()))
