@@ -210,3 +210,32 @@ def test_a_pair_the_scan_does_not_report_says_so(qtbot, view, tmp_path):
     loose = run(scan([str(tmp_path)], ScanParams(threshold=0.05)))
     show(qtbot, view, loose, names, idx["p.txt"], idx["q.txt"])
     assert not view.note.isVisible()
+
+
+def test_a_containment_pair_says_which_lines_of_the_container_hold_the_excerpt(qtbot, view, tmp_path):
+    import dataclasses
+
+    from lshdesk.core.query.corpus import containment_scan
+
+    words = PASSAGE.replace(",", "").split()
+    lines = [" ".join(f"{w}{i}x{j}" for j, w in enumerate(words[:10])) for i in range(100)]  # 100 distinct lines
+    first, last = 60, 79
+    (tmp_path / "report.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "excerpt.txt").write_text("\n".join(lines[first : last + 1]), encoding="utf-8")
+    params = dataclasses.replace(ScanParams(threshold=0.8), measure="containment")
+    result = run(containment_scan([str(tmp_path)], params))
+    names = export.display_paths(result)
+    assert len(result.pairs) == 1
+    left, right = int(result.pairs.left[0]), int(result.pairs.right[0])
+    assert names[right] == "report.txt"
+    share = len("\n".join(lines[first : last + 1])) / len("\n".join(lines) + "\n")
+    for a, b in ((left, right), (right, left)):  # whichever side the container is shown on
+        show(qtbot, view, result, names, a, b)
+        assert view.excerpt.isVisible()
+        assert (
+            f"The excerpt is <b>lines {first + 1}-{last + 1} ({share * 100:.0f} %) of report.txt" in view.excerpt.text()
+        )
+    # a Jaccard scan of the same pair says nothing of an excerpt
+    jac = run(scan([str(tmp_path)], ScanParams(threshold=0.1)))
+    show(qtbot, view, jac, export.display_paths(jac), 0, 1)
+    assert view.excerpt.isHidden()

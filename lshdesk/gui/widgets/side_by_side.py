@@ -11,6 +11,7 @@ from lshdesk.core.alignment import map_position
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.minhash import estimate
 from lshdesk.core.passages import Comparison, compare_files
+from lshdesk.core.query.excerpt import excerpt_place
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.theme import SHARED_BG, keep_style, text_on
 from lshdesk.gui.widgets.text_pane import TextPane
@@ -28,6 +29,19 @@ def unreported(result: ScanResult, left: int, right: int, jac: float) -> str:
             f"the threshold {t:g}, but no band put the two in one bucket (a missed pair, see the S-curve)."
         )
     return f"This scan does not report this pair: its similarity is below the threshold {t:g}."
+
+
+def _container(result: ScanResult, names: list[str], left: int, right: int) -> tuple[int, str] | None:
+    """In a containment scan, the side (0: left, 1: right) and name of the pair's container (the larger set)."""
+    if result.params.measure != "containment":
+        return None
+    counts = result.shingles.counts()
+    side = 1 if counts[right] >= counts[left] else 0
+    return side, names[(left, right)[side]]
+
+
+def _side(c: Comparison, side: int) -> tuple[str, list[tuple[int, int]]]:
+    return c.texts[side], c.spans[side]
 
 
 _PICK = "Select a pair in Results (double-click it) to read it here, its shared passages highlighted."
@@ -64,6 +78,9 @@ class SideBySide(QWidget):
         self.prev_button.setToolTip("Go to the previous shared passage (Shift+F3)")
         self.next_button.setToolTip("Go to the next shared passage (F3)")
         self.where = QLabel()
+        self.excerpt = QLabel()  # containment pairs: which lines of the container hold the excerpt
+        self.excerpt.setToolTip("The stretch of the container that the shared passages cover, and its share of it")
+        self.excerpt.hide()
         self.a, self.b = TextPane("A"), TextPane("B")
         top = QHBoxLayout()
         top.addWidget(self.figures, 1)
@@ -75,11 +92,13 @@ class SideBySide(QWidget):
         panes.addWidget(self.b)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.excerpt)
         lay.addWidget(self.note)
         lay.addLayout(panes, 1)
         self._syncing = False
         self.reader = WorkerSlot(self)
         self._figures = ""
+        self._container: tuple[int, str] | None = None  # containment scans: the container's side and name
         self.comparison: Comparison | None = None
         self.passage = -1  # the shared passage of A last gone to
         self._enable_nav()
@@ -146,6 +165,8 @@ class SideBySide(QWidget):
         )
         self.figures.setText(self._figures + " &nbsp; reading…")
         self.comparison, self.passage = None, -1
+        self._container = _container(result, names, left, right)
+        self.excerpt.hide()
         self.badge.hide()
         self._enable_nav()
         note = unreported(result, left, right, jac)
@@ -170,6 +191,10 @@ class SideBySide(QWidget):
         self.badge.setVisible(c.identical)
         self._enable_nav()
         tail = c.note or f"{c.n_shared:,} shared shingles highlighted"
+        place = excerpt_place(*_side(c, self._container[0])) if self._container is not None else None
+        if place is not None and self._container is not None:
+            self.excerpt.setText(f"The excerpt is <b>{place.describe(self._container[1])}</b>")
+        self.excerpt.setVisible(place is not None)
         self.figures.setText(f"{self._figures} &nbsp; {tail}")
         self.shown.emit()
 
@@ -182,6 +207,7 @@ class SideBySide(QWidget):
         self._figures = ""
         self.comparison, self.passage = None, -1
         self.figures.setText(_PICK)
+        self.excerpt.hide()
         self.badge.hide()
         self.note.hide()
         self._enable_nav()
