@@ -117,9 +117,7 @@ class ScurveView(QWidget):
         self.export_button.clicked.connect(self.choose_export)
         self.workers.explored.connect(self._explored)
         self.workers.referenceReady.connect(self._reference_ready)
-        self.workers.referenceProgress.connect(
-            lambda p: p.total and self.source.setText(f"Exact similarity: {p.stage}, {p.done:,} of {p.total:,}…")
-        )
+        self.workers.referenceProgress.connect(self._reference_progress)
         self.workers.failed.connect(
             lambda message: self.source.setText(
                 f"<span style='color:{ERROR.name()}'>Could not compute: {message}</span>"
@@ -166,6 +164,11 @@ class ScurveView(QWidget):
             self.tune_panel.reason.setText("Waiting for the exact similarities before tuning for this goal…")
             goal = None
         return self.scheme.banding(), self.scheme.threshold.value(), goal
+
+    def _reference_progress(self, p) -> None:
+        """The reference's progress, until it is ready (a report queued behind the answer must not cover the figures)."""
+        if p.total and self.ref is None:
+            self.source.setText(f"Exact similarity: {p.stage}, {p.done:,} of {p.total:,}…")
 
     def _reference_ready(self, ref: ExactReference) -> None:
         self.scheme.threshold.setMinimum(max(ref.floor, 0.01))
