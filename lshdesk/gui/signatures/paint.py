@@ -12,13 +12,15 @@ from lshdesk.gui.signatures.model import Role, SignaturesModel, row_letter
 from lshdesk.gui.theme import Tone, blend, is_dark, text_on
 
 # yellow = one slot agrees, green = a whole band agrees (a shared bucket); strong = all compared rows, pale = some.
-# Each has a variant for dark palettes; text on a fill is drawn in the ink that reads on it (theme.text_on).
-AGREE = Tone("#ffd666", "#8a6a12")  # the slot agrees in all compared rows
-PARTIAL = Tone("#fff0c4", "#463c22")  # some, not all, compared rows hold this value
-BUCKET = Tone("#96d28c", "#2e7d32")  # the whole band agrees in all compared rows: one bucket
-BUCKET_SOME = Tone("#ceecc6", "#253d27")  # this row shares the band's bucket with some other compared row
-BUCKET_STRIP = Tone("#50a050", "#2f7a2f")
-BUCKET_STRIP_SOME = Tone("#b0dca6", "#2f5230")
+# Each has a variant for dark palettes; text on a fill is drawn in the ink that reads on it (theme.text_on). Every fill
+# keeps 3:1 or more against the background it sits on (WCAG 1.4.11, so a projector still shows it): pale at ~3.2:1,
+# strong at ~6.5:1, the strong one the further from the background (darker in light palettes, brighter in dark ones).
+AGREE = Tone("#785800", "#ca9b1a")  # the slot agrees in all compared rows
+PARTIAL = Tone("#b88900", "#7c6a3c")  # some, not all, compared rows hold this value
+BUCKET = Tone("#326929", "#44b84a")  # the whole band agrees in all compared rows: one bucket
+BUCKET_SOME = Tone("#4da336", "#48774c")  # this row shares the band's bucket with some other compared row
+BUCKET_STRIP = Tone("#346934", "#61c261")  # the band header's strip, on the window colour
+BUCKET_STRIP_SOME = Tone("#4c973b", "#528f54")
 BOUNDARY = Tone("#464646", "#b4b4b4")
 FILLS = (None, PARTIAL, AGREE, BUCKET_SOME, BUCKET)  # indexed by the model's Fill codes
 
