@@ -127,7 +127,7 @@ def test_lesson3_names_the_stop_word_under_loose(view, qtbot):
     assert "1 band × 16 rows" not in page.summary.text()
     qtbot.mouseClick(page.radios["strict"], Qt.MouseButton.LeftButton)
     assert "1 band × 16 rows" in page.summary.text() and "1 bands" not in page.grid.summary.text()
-    note = page.sentences.text()
+    note = page.sentences.text() + page.note.text()
     f = facts.sentence_facts()
     assert "lshdesk's own" in note and f"{f.max_unrelated:.2f} or below" in note
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.gui.learn.common import esc, rich_label
@@ -18,6 +18,8 @@ class ExerciseBox(QGroupBox):
         self.replies: list[QLineEdit] = []
         self.buttons: list[QPushButton] = []
         self.answers: list[QLabel] = []
+        self.questions: list[QLabel] = []
+        self.fold: QCheckBox | None = None
         grid = QGridLayout(self)
         for i, ex in enumerate(exercises):
             question = rich_label(f"<b>{i + 1}.</b> {esc(ex.question)}")
@@ -36,7 +38,22 @@ class ExerciseBox(QGroupBox):
             self.replies.append(reply)
             self.buttons.append(button)
             self.answers.append(answer)
+            self.questions.append(question)
         grid.setColumnStretch(0, 1)
+
+    def make_foldable(self, folded: bool = True) -> None:
+        """A switch that shows or folds away the exercises (for a page that must fit the window without them)."""
+        self.fold = QCheckBox(f"Show the {len(self.exercises)} exercises")
+        self.fold.setChecked(not folded)
+        self.fold.toggled.connect(self._unfold)
+        self.layout().addWidget(self.fold, 3 * len(self.exercises), 0, 1, 2)
+        self._unfold(not folded)
+
+    def _unfold(self, on: bool) -> None:
+        for w in (*self.questions, *self.replies, *self.buttons):
+            w.setVisible(on)
+        for button, answer in zip(self.buttons, self.answers):
+            answer.setVisible(on and button.isChecked())
 
     def reveal(self, i: int, on: bool = True) -> None:
         """Show (or hide again) exercise i's answer, with a verdict on the student's number where there is one."""
@@ -55,7 +72,7 @@ class ExerciseBox(QGroupBox):
             else colored("✗ not quite. ", ERROR, True)
         )
         label.setText(mark + esc(ex.answer))
-        label.show()
+        label.setVisible(self.fold is None or self.fold.isChecked())
 
     def reset(self) -> None:
         for i, reply in enumerate(self.replies):

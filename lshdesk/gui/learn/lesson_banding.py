@@ -8,12 +8,10 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QRadioButton,
     QSpinBox,
-    QTableWidget,
     QTableWidgetItem,
     QWidget,
 )
@@ -39,7 +37,8 @@ from lshdesk.gui.learn.common import (
 )
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout, together
-from lshdesk.gui.learn.tables import fit_rows
+from lshdesk.gui.learn.room import Columns, GridRoom
+from lshdesk.gui.learn.tables import fit_rows, fit_width, lesson_table
 from lshdesk.gui.signatures.model import row_letter
 from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
 
@@ -87,27 +86,26 @@ class BandingLesson(LessonPage):
         self.body.addWidget(self.summary)
 
         self.sentences = rich_label("")
-        self.pairs = QTableWidget(0, 5)
-        self.pairs.setAccessibleName("Pairs")
-        self.pairs.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-        self.pairs.setHorizontalHeaderLabels(["pair", "J", "estimate", "candidate", "verdict"])
-        self.pairs.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.note = rich_label("")  # what holds of the sample sentences, under the pairs table
+        self.pairs = lesson_table(["pair", "J", "estimate", "candidate", "verdict"], "Pairs")
         self.pairs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.pairs.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.pairs.verticalHeader().hide()
-        fit_rows(self.pairs)
         self.pairs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pairs.horizontalHeader().setStretchLastSection(True)
         self.pairs.setMinimumHeight(150)
         self.pairs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it is as wide as its columns
-        self.grid = lesson_grid(200)
-        middle = QHBoxLayout()
-        middle.addWidget(self.sentences, 1)
-        middle.addWidget(self.pairs, 0)
-        self.body.addLayout(middle, 1)
-        self.body.addWidget(self.grid)
+        self.grid = lesson_grid(0)
+        self.room = GridRoom(
+            22
+        )  # summary, a header and eight rows, the legend: the rest of the height goes to the table
+        self.room.layout().addWidget(self.grid)
         self.exercises = ExerciseBox(lesson_exercises(3))
-        self.body.addWidget(self.exercises)
+        self.exercises.make_foldable()  # folded under the table, so that the lesson fits 1280 x 800 without scrolling
+        # the sentences above their signatures; beside them (under them in a narrow window) the pairs table, the note
+        self.columns = Columns(
+            [(self.sentences, 0), (self.room, 1)], [(self.pairs, 1), (self.note, 0), (self.exercises, 0)]
+        )
+        self.body.addLayout(self.columns, 1)
 
         self.seed.valueChanged.connect(self.recompute)
         self.cutoff.valueChanged.connect(self.update_scheme)
@@ -160,9 +158,9 @@ class BandingLesson(LessonPage):
             self.sentences.setText(
                 "<b>The eight sentences</b> (lshdesk's own: the entry never published its sentences)<br>"
                 + "<br>".join(f"<b>{i}</b> {esc(s)}" for i, s in enumerate(t.SENTENCES))
-                + "<br>"
-                + muted_html(sentences_note())
             )
+            self.note.setText(muted_html(sentences_note()))
+        self.note.setVisible(not on)
         self.jac = t.jaccard_matrix(self.texts)
         self.recompute()
 
@@ -236,12 +234,13 @@ class BandingLesson(LessonPage):
         self._fit_pairs_width()
 
     def _fit_pairs_width(self) -> None:
-        """As wide as its columns in the current font, so the verdict never hides behind a scroll bar."""
-        hh = self.pairs.horizontalHeader()
-        cols = [max(self.pairs.sizeHintForColumn(c), hh.sectionSizeFromContents(c).width()) for c in range(hh.count())]
-        cols[-1] = max(cols[-1], self.pairs.fontMetrics().horizontalAdvance("false positive") + 16)
-        bar = self.pairs.verticalScrollBar().sizeHint().width()
-        self.pairs.setMinimumWidth(sum(cols) + bar + 2 * self.pairs.frameWidth() + 2)
+        fit_width(self.pairs, "false positive")  # the verdict never hides behind a scroll bar
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        fm = self.fontMetrics()
+        line = 16 * (fm.horizontalAdvance("888") + 8) + fm.horizontalAdvance("MM") + 8  # 16 slots of 3 digits
+        self.columns.arrange(self.viewport().width() - 40 - self.pairs.minimumWidth() >= line)
 
     def verdict(self, p: int) -> str:
         return t.verdict(bool(self.outcome.candidate[p]), bool(self.outcome.similar[p]))

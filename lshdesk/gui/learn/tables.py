@@ -65,3 +65,13 @@ def band_table(n_sets: int) -> QTableWidget:
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     table.horizontalHeader().setMinimumSectionSize(20)
     return table
+
+
+def fit_width(table: QTableWidget, widest_last: str) -> None:
+    """As wide as its columns in the current font (the last at least ``widest_last``), so that no column hides behind
+    a scroll bar."""
+    hh = table.horizontalHeader()
+    cols = [max(table.sizeHintForColumn(c), hh.sectionSizeFromContents(c).width()) for c in range(hh.count())]
+    cols[-1] = max(cols[-1], table.fontMetrics().horizontalAdvance(widest_last) + 16)
+    bar = table.verticalScrollBar().sizeHint().width()
+    table.setMinimumWidth(sum(cols) + bar + 2 * table.frameWidth() + 2)
