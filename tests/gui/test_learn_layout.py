@@ -32,7 +32,9 @@ def test_lesson3_fits_1280_by_800_with_a_taller_pairs_table(qtbot, window):
     assert page.verticalScrollBar().maximum() == 0 and page.horizontalScrollBar().maximum() == 0
     assert _whole_rows(page.pairs) >= 12  # 8 before the table moved beside the signatures
     grid = page.grid
-    assert grid.wrapped_shown() and grid.wrapped_area.verticalScrollBar().maximum() == 0  # all 8 signatures, whole
+    assert grid.wrapped_shown()
+    bar = grid.wrapped_area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=2000)  # all 8 signatures whole, once the cells fit the room
     left, right = page.room.geometry(), page.pairs.geometry()
     assert right.left() >= left.right() and right.top() < left.top()  # the table beside the sentences and the grid
     legend = grid.legend.mapTo(page.room, grid.legend.rect().bottomLeft())
