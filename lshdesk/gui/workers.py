@@ -155,7 +155,8 @@ class WorkerSlot(QObject):
         return rid == self.request_id
 
     def _progress(self, rid: int, p: object) -> None:
-        if self._wanted(rid) and self._callbacks[1] is not None:
+        # the newest request's reports, while it runs: none may land after its answer and cover what that showed
+        if self._wanted(rid) and self.current is not None and self._callbacks[1] is not None:
             self._callbacks[1](p)
 
     def _answer(self, rid: int, result: object) -> None:
