@@ -126,3 +126,17 @@ def planted_excerpts(
 def containment(a: set, b: set) -> float:
     """Plain-set containment C(a in b) = |a ∩ b| / |a| (0 for an empty a): the brute-force reference."""
     return len(a & b) / len(a) if a else 0.0
+
+
+def graded_excerpts(rng: np.random.Generator, n: int = 24) -> dict[str, str]:
+    """``n`` sources of 400-3,000 words, each with an excerpt (a tenth to a half of it) whose words are edited at a
+    rate from 0 to 60 %, so the excerpts' containment (word 3-shingles) in their sources spreads from about 0.06 to 1."""
+    texts: dict[str, str] = {}
+    for i in range(n):
+        words = make_words(rng, int(rng.integers(400, 3000)), vocab_size=20000)
+        texts[f"src/s{i:02d}.txt"] = " ".join(words)
+        m = max(30, int(len(words) * rng.uniform(0.1, 0.5)))
+        start = int(rng.integers(0, len(words) - m))
+        rate = 0.6 * i / max(n - 1, 1)
+        texts[f"ex/e{i:02d}.txt"] = " ".join(mutate(rng, words[start : start + m], int(rate * m)))
+    return texts

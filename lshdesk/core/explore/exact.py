@@ -120,8 +120,10 @@ def all_pairs(
     is_ref: npt.NDArray[np.bool_] | None = None,
     cancel: threading.Event | None = None,
     max_work: int = MAX_ALL_PAIRS_WORK,
+    floor: float = STORE_FLOOR,
 ) -> Generator[Progress, None, ExactReference | None]:
-    """Every eligible pair's exact Jaccard via the inverted index; None if predicted to cost more than ``max_work``."""
+    """Every eligible pair's exact Jaccard via the inverted index (those at or above ``floor`` listed); None if
+    predicted to cost more than ``max_work`` or listing more than ``MAX_STORED`` pairs."""
     t0 = time.perf_counter()
     n = len(shingles)
     if n > MAX_ALL_PAIRS_DOCS:
@@ -155,7 +157,7 @@ def all_pairs(
                 is_ref is not None,
                 lo,
                 hi,
-                STORE_FLOOR,
+                floor,
                 FINE_BINS,
                 hist,
             )
@@ -181,7 +183,7 @@ def all_pairs(
         np.ones(len(order)),
         hist.astype(np.float64),
         float(n_zero),
-        STORE_FLOOR,
+        floor,
         seconds=time.perf_counter() - t0,
     )
 

@@ -57,6 +57,15 @@ def _banding(j: float, k: int, fp_weight: float, fn_weight: float) -> Banding:
     return optimal_banding(max(j, 1e-6), k, fp_weight, fn_weight)
 
 
+def jaccard_bound(c: npt.ArrayLike, smaller: npt.ArrayLike, larger: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """The Jaccard of sets of sizes ``smaller`` <= ``larger`` when the smaller is contained at ``c`` in the larger:
+    J = c s / (s + l - c s) (the lowest Jaccard a pair of these sizes at containment c can have)."""
+    c = np.asarray(c, dtype=np.float64)
+    s = np.maximum(np.asarray(smaller, dtype=np.float64), 1.0)
+    l = np.maximum(np.asarray(larger, dtype=np.float64), s)
+    return c * s / (s + l - c * s)
+
+
 def size_classes(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Each document's size class: floor(log2(set size)) (a set of 0 or 1 shingles is class 0)."""
     return np.floor(np.log2(np.maximum(counts, 1)) / np.log2(CLASS_RATIO)).astype(np.int64)
@@ -73,8 +82,7 @@ def containment_schemes(
     out = []
     for i, ci in enumerate(present):
         for cj in present[i:]:
-            s, l = max(lo[ci], 1), max(hi[cj], 1)
-            j = threshold * s / (s + l - threshold * s)
+            j = float(jaccard_bound(threshold, lo[ci], hi[cj]))
             out.append(
                 (
                     ci,
