@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.explore.containment import ContainmentCurves
 from lshdesk.core.explore.exact import ExactReference
 from lshdesk.core.explore.figures import Figures
 
@@ -15,7 +16,8 @@ KIND_CAUGHT, KIND_MISSED, KIND_OTHER = 0, 1, 2
 
 @dataclass(frozen=True)
 class PlotPairs:
-    """Pairs to draw: document indices, exact similarity, kind (caught, missed above t, other), bands collided."""
+    """Pairs to draw: document indices, exact similarity (``jaccard``; containment in a containment scan's view),
+    kind (caught, missed above t, other), bands collided."""
 
     left: npt.NDArray[np.int64]
     right: npt.NDArray[np.int64]
@@ -39,7 +41,19 @@ def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_poin
         jac.append(oj)
         kind.append(np.where(oj >= t - 1e-12, KIND_MISSED, KIND_OTHER).astype(np.int8))
         bands.append(np.zeros(len(codes), np.int64))
-    p = PlotPairs(*(np.concatenate(x) for x in (left, right, jac, kind, bands)))
+    return _cap(PlotPairs(*(np.concatenate(x) for x in (left, right, jac, kind, bands))), max_points)
+
+
+def containment_pairs(cc: ContainmentCurves, curve: int | None = None, max_points: int = 20_000) -> PlotPairs:
+    """The pairs of a containment scan to draw, at their exact containment: those of size-class pair ``curve``
+    (None: all), at most ``max_points`` as in ``plot_pairs``."""
+    idx = np.arange(len(cc.left)) if curve is None else np.flatnonzero(cc.curve == curve)
+    kind = np.where(cc.caught, KIND_CAUGHT, np.where(cc.missed(), KIND_MISSED, KIND_OTHER)).astype(np.int8)
+    return _cap(PlotPairs(cc.left[idx], cc.right[idx], cc.containment[idx], kind[idx], cc.bands[idx]), max_points)
+
+
+def _cap(p: PlotPairs, max_points: int) -> PlotPairs:
+    """At most ``max_points`` of ``p``: every missed pair first, then a fixed random share of the rest."""
     if len(p.left) > max_points:
         missed = np.flatnonzero(p.kind == KIND_MISSED)[:max_points]
         rest = np.flatnonzero(p.kind != KIND_MISSED)

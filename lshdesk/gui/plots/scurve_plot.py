@@ -48,6 +48,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.pairs = PlotPairs(*(np.zeros(0, t) for t in (np.int64, np.int64, np.float64, np.int8, np.int64)))
         self.banding = Banding(1, 1)
         self.t = 0.5
+        self.x_word = "similarity"  # what a pair's x is: "containment" in a containment scan's view
         self._quiet = False
         pi = self.plot_item = self.addPlot(row=0, col=0)
         pi.setMenuEnabled(False)
@@ -111,12 +112,12 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
         self.line.sigPositionChangeFinished.connect(lambda: self._line_moved(True))
         self._title = ""
-        self._build_legend()
-        self._restyle()
-        watch_palette(self, self._restyle)
+        self.build_legend()
+        self.restyle()
+        watch_palette(self, self.restyle)
         add_export_action(self, self.export, "scurve", "Export the S-curve")
 
-    def _restyle(self) -> None:
+    def restyle(self) -> None:
         """Background, axes, text and black-or-white marks in the palette's colours (light or dark)."""
         if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
             return
@@ -135,7 +136,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         if self._title:
             self.plot_item.setTitle(self._title, color=c.text.name(), size="10pt")
 
-    def _build_legend(self) -> None:
+    def build_legend(self) -> None:
         fp_proxy = pg.PlotDataItem(pen=pg.mkPen(FP.darker(150)), fillLevel=0, fillBrush=FP)
         fn_proxy = pg.PlotDataItem(pen=pg.mkPen(FN.darker(150)), fillLevel=0, fillBrush=FN)
         fp_proxy.visibleChanged.connect(lambda: self.fp_fill.setVisible(fp_proxy.isVisible()))
@@ -201,6 +202,10 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.plot_item.setTitle(self._title, color=plot_colors().text.name(), size="10pt")
         self._shade()
 
+    def set_title(self, title: str) -> None:
+        self._title = title
+        self.plot_item.setTitle(title, color=plot_colors().text.name(), size="10pt")
+
     def _legend_entry(self, item, name: str) -> None:
         label = self.legend.getLabel(item)
         if label is None:
@@ -262,7 +267,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
             KIND_MISSED: "missed (not a candidate)",
             KIND_OTHER: "not a candidate",
         }[int(p.kind[i])]
-        return f"{names[0]}\n{names[1]}\nsimilarity {p.jaccard[i]:.3f} · {what}"
+        return f"{names[0]}\n{names[1]}\n{self.x_word} {p.jaccard[i]:.3f} · {what}"
 
     def _tip(self, x: float, y: float, data) -> str:
         return self.pair_text(int(data))

@@ -23,6 +23,7 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.core.scurve import presets
 from lshdesk.gui.plots.scurve_pairs import plot_pairs
 from lshdesk.gui.plots.scurve_plot import ScurvePlot
+from lshdesk.gui.scurve.containment import ContainmentMode
 from lshdesk.gui.scurve.panels import FiguresPanel, TunePanel
 from lshdesk.gui.scurve.scheme import SchemeControls
 from lshdesk.gui.scurve.tables import ScurveTables
@@ -60,6 +61,7 @@ class ScurveView(QWidget):
         keep_style(self.source, lambda: f"color:{muted().name()}")
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG")
+        self.containment = ContainmentMode(self, MAX_POINTS)  # a containment scan's curves, in place of P(J)
         self._lay_out()
         self._connect()
 
@@ -81,7 +83,7 @@ class ScurveView(QWidget):
         side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 4, 0)
-        for w in (self.scheme, self.use_scheme, self.figures_panel, self.tune_panel):
+        for w in (self.containment.panel, self.scheme, self.use_scheme, self.figures_panel, self.tune_panel):
             side_lay.addWidget(w)
         side_lay.addStretch(1)
         scroll = QScrollArea()
@@ -135,6 +137,16 @@ class ScurveView(QWidget):
         self.result, self.names, self.figures, self.tuning = result, names, None, None
         self.plot.set_names(names)
         self.tune_panel.reason.setText("")
+        containment = result is not None and result.params.measure == "containment" and len(result.docs) >= 2
+        self.containment.jaccard_controls((self.scheme, self.use_scheme, self.tune_panel), not containment)
+        for w in (self.figures_panel, self.tables):
+            w.setVisible(not containment)  # figures of a Jaccard re-banding
+        if containment:
+            self.workers.reset(None, [])
+            self._clear()
+            self.containment.show_result(result)
+            return
+        self.containment.leave()
         if result is None or len(result.docs) < 2:
             self.workers.reset(None, [])
             self._clear()
@@ -154,7 +166,7 @@ class ScurveView(QWidget):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the worker threads (window close, test teardown); True if none is left running."""
-        return self.workers.shutdown(timeout_ms)
+        return all([self.workers.shutdown(timeout_ms), self.containment.shutdown(timeout_ms)])
 
     # --- requests and answers ---------------------------------------------------------------------------------------------
     def _snapshot(self, tune: bool) -> tuple[Banding, float, Goal | None]:
