@@ -1,6 +1,6 @@
 """How long the GUI event loop stalls while the real main window scans a large generated folder (a script, not a test).
 
-Usage: python tests/benchmarks/gui_stall.py [--files 100000] [--dir DIR] [--runs N] [--poke] [--cli-first]
+Usage: python tests/benchmarks/gui_stall.py [--files 100000] [--dir DIR] [--runs N] [--poke] [--cli-first] [--trace]
 
 1. Generates DIR (default: <tmp>/lshdesk-stall-<files>) with ``--files`` small text files in folders of 1,000,
    a few percent of them near-duplicates of others; reused when it is already there.
@@ -10,7 +10,7 @@ Usage: python tests/benchmarks/gui_stall.py [--files 100000] [--dir DIR] [--runs
    user might: a whole-window relayout and repaint costs ~35 ms offscreen here, so that measures the two together.
 3. Prints the longest gap between ticks while the worker runs, its 99th percentile, the time the GUI took to show
    the result, and the scan throughput in the GUI next to the CLI pipeline (``run(scan(...))``) on the same folder.
-Target: no stall over 50 ms.
+Target: no stall over 50 ms. ``--trace`` also prints what ran during each gap over 30 ms (``stall_probe``).
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def _stats(gaps: list[float]) -> dict:
     }
 
 
-def gui_scans(folder: Path, params, poke: bool, runs: int, idle_seconds: float) -> tuple[dict, list[dict]]:
+def gui_scans(folder: Path, params, poke: bool, runs: int, idle_seconds: float, probe=None) -> tuple[dict, list[dict]]:
     """The idle event loop's gaps (the machine's own noise), then ``runs`` scans of ``folder`` in the real window."""
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -182,6 +182,8 @@ def gui_scans(folder: Path, params, poke: bool, runs: int, idle_seconds: float) 
         gaps = ticker.run(lambda: not window.is_scanning())
         t_end = time.perf_counter()
         poker.stop()
+        if probe is not None:
+            probe.report(gaps)
         result = window.state.result
         shown = marks.get("shown", t_end)
         stats = _stats([g for g, a, b in gaps if b < shown])
@@ -208,6 +210,7 @@ def main() -> int:
     )
     ap.add_argument("--cli-first", action="store_true", help="run the CLI pipeline before the GUI scans")
     ap.add_argument("--runs", type=int, default=1, help="GUI scans in a row (default 1)")
+    ap.add_argument("--trace", action="store_true", help="print what ran during each gap over 30 ms")
     ap.add_argument("--idle", type=float, default=3.0, help="seconds of idle event loop measured first (default 3)")
     args = ap.parse_args()
     folder = args.dir or Path(tempfile.gettempdir()) / f"lshdesk-stall-{args.files}"
@@ -222,7 +225,13 @@ def main() -> int:
     params = ScanParams()  # word:3, k = 128, fast family, threshold 0.8, auto bands x rows
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} (other processes share the cores)", flush=True)
     cli = cli_scan(folder, params) if args.cli_first else None
-    idle, runs = gui_scans(folder, params, poke=args.poke, runs=args.runs, idle_seconds=args.idle)
+    probe = None
+    if args.trace:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from stall_probe import Probe
+
+        probe = Probe()
+    idle, runs = gui_scans(folder, params, poke=args.poke, runs=args.runs, idle_seconds=args.idle, probe=probe)
     if cli is None:
         cli = cli_scan(folder, params)
     cli_s, cli_docs, cli_pairs = cli

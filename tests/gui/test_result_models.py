@@ -140,3 +140,31 @@ def test_models_answer_out_of_range_requests_with_nothing(result, names):
     groups.set_result(result, names)
     assert not groups.index(99, 0).isValid() and not groups.index(0, groups.columnCount()).isValid()
     assert groups.rowCount(groups.index(0, 1)) == 0  # only column 0 has children
+
+
+def test_groups_reach_the_tree_a_few_hundred_at_a_time_and_all_as_it_scrolls(qtbot, qtmodeltester, result, names):
+    from PySide6.QtWidgets import QTreeView
+
+    from lshdesk.gui.models.groups import FETCH_ROWS
+
+    n = len(result.docs)
+    many = [np.array([i % n, (i + 1) % n], dtype=np.int64) for i in range(2 * FETCH_ROWS + 7)]
+    model = GroupsModel()
+    model.set_result(replace(result, groups=many, group_min=np.ones(len(many))), names)
+    assert model.rowCount() == FETCH_ROWS and model.canFetchMore()  # a tree lays out every row it knows of
+    qtmodeltester.check(model)
+    view = QTreeView()
+    view.setModel(model)
+    view.resize(600, 300)
+    qtbot.addWidget(view)
+    view.show()
+    bar = view.verticalScrollBar()
+    for _ in range(10):  # the user scrolls to the bottom: the view asks for the next rows
+        bar.setValue(bar.maximum())
+        qtbot.wait(5)
+    assert model.rowCount() == len(many) and not model.canFetchMore()
+    last = model.index(len(many) - 1, 0)
+    assert model.data(last).startswith(f"Group {len(many)}: ")
+    assert model.members(last) == tuple(many[-1].tolist())
+    model.set_result(result, names)  # a new result starts again from its first rows
+    assert model.rowCount() == len(result.groups)

@@ -14,6 +14,7 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import _RIGHT, _Index
 
 _GROUP = 0  # internal id of a group row; a member row's id is its group's number + 1
+FETCH_ROWS = 500  # group rows handed to the view at a time (``fetchMore``), more as it scrolls down
 _HEADERS = ("Group / document", "Documents", "Similarity", "Closest to", "Size", "Modified")
 _TIPS = (
     "",
@@ -30,7 +31,9 @@ class GroupsModel(QAbstractItemModel):
     """Groups (top rows) and their documents (children), read from the result's arrays only when shown.
 
     ``strict`` False: documents linked by verified pairs (chains included). True: groups in which every two documents
-    form a verified pair, so every pair is at or above the threshold.
+    form a verified pair, so every pair is at or above the threshold. The group rows are offered ``FETCH_ROWS`` at a
+    time (``canFetchMore`` / ``fetchMore``): a tree view lays out every top row it is told of, asking the model about
+    each in Python (~25 us a row), so showing 100,000 groups at once would stall the window for seconds.
     """
 
     def __init__(self, parent=None) -> None:
@@ -45,6 +48,7 @@ class GroupsModel(QAbstractItemModel):
         self.strict = False
         self._result: ScanResult | None = None
         self._dates: dict[int, str] = {}
+        self.shown = 0  # group rows the views know of (the first ``shown`` groups)
 
     def set_result(self, result: ScanResult | None, names: list[str], strict: bool | None = None) -> None:
         self.beginResetModel()
@@ -63,7 +67,18 @@ class GroupsModel(QAbstractItemModel):
                 self.groups = list(result.groups)
                 self.low = np.asarray(result.group_min, dtype=np.float64)
             self.closest, self.partner = closest_in_group(n, self.groups, result.pairs)
+        self.shown = min(len(self.groups), FETCH_ROWS)
         self.endResetModel()
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:
+        return not parent.isValid() and self.shown < len(self.groups)
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:
+        if self.canFetchMore(parent):
+            more = min(len(self.groups), self.shown + FETCH_ROWS)
+            self.beginInsertRows(QModelIndex(), self.shown, more - 1)
+            self.shown = more
+            self.endInsertRows()
 
     def set_strict(self, strict: bool) -> None:
         """Show strict groups (every pair verified) or linked groups (chains included)."""
@@ -89,7 +104,7 @@ class GroupsModel(QAbstractItemModel):
         if not (0 <= column < len(_HEADERS)):
             return QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, _GROUP) if 0 <= row < len(self.groups) else QModelIndex()
+            return self.createIndex(row, column, _GROUP) if 0 <= row < self.shown else QModelIndex()
         if parent.internalId() == _GROUP and 0 <= row < len(self.groups[parent.row()]):
             return self.createIndex(row, column, parent.row() + 1)
         return QModelIndex()
@@ -101,7 +116,7 @@ class GroupsModel(QAbstractItemModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         if not parent.isValid():
-            return len(self.groups)
+            return self.shown
         if parent.internalId() == _GROUP and parent.column() == 0:
             return len(self.groups[parent.row()])
         return 0
