@@ -66,6 +66,7 @@ def test_the_documents_columns_fit_their_content(qtbot, window, corpus_dir):
     assert not view.isColumnHidden(5)
     assert view.columnWidth(5) <= REASON_MAX
     assert view.columnWidth(5) >= min(REASON_MAX, view.sizeHintForColumn(5))  # cut only past REASON_MAX
-    for col in range(1, 5):  # every figure and its title shows whole
+    for col in range(1, 5):  # every figure and its title shows whole (as wide as Qt would size it to its content)
         assert view.columnWidth(col) >= reason.sectionSizeHint(col)
+        assert view.columnWidth(col) >= view.sizeHintForColumn(col)
     assert view.columnWidth(0) >= 200 and view.columnWidth(0) > view.columnWidth(5)  # the names get the room

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QTreeView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QTreeView
 
 PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
 DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
 REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
-CONTENT_ROWS = (
-    100  # rows read to size a column to its content (Qt reads 1,000 through the Python model: ~0.2 s at 100k)
-)
+CONTENT_ROWS = 100  # rows read to size a column to its content (Qt reads 1,000 through the Python model: ~0.2 s)
 
 
 class FilterEdit(QLineEdit):
@@ -60,8 +58,20 @@ def size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
         if w > 0:
             view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
         elif w < 0:
-            view.resizeColumnToContents(i)
-            view.setColumnWidth(i, min(view.columnWidth(i), REASON_MAX))
+            view.setColumnWidth(i, min(max(content_width(view, i), header.sectionSizeHint(i)), REASON_MAX))
+
+
+def content_width(view: QTableView, column: int) -> int:
+    """The width of the column's widest text in its first ``CONTENT_ROWS`` rows, with the cell's margins.
+
+    What ``resizeColumnToContents`` measures, from the display text alone: Qt's delegate asks the Python model
+    for ~8 roles per cell (1,000 calls a column, 24 ms for the Documents table of a 100k-file result).
+    """
+    model, fm = view.model(), view.fontMetrics()
+    texts = (model.data(model.index(r, column)) for r in range(min(model.rowCount(), CONTENT_ROWS)))
+    widest = max((fm.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
+    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    return widest + 2 * margin + 2 if widest else 0
 
 
 def size_group_columns(view: QTreeView) -> None:
