@@ -14,7 +14,7 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import _RIGHT, _Index
 
 _GROUP = 0  # internal id of a group row; a member row's id is its group's number + 1
-FETCH_ROWS = 500  # group rows handed to the view at a time (``fetchMore``), more as it scrolls down
+FETCH_ROWS = 256  # group rows handed to the view at a time (``fetchMore``), more as it scrolls down
 _HEADERS = ("Group / document", "Documents", "Similarity", "Closest to", "Size", "Modified")
 _TIPS = (
     "",

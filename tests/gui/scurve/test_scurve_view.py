@@ -315,3 +315,37 @@ def test_no_result_clears_and_shutdown_is_immediate(qtbot, scanned):
     assert v.figures is None and v.plot.scatter[0].getData()[0] is not None
     assert len(v.plot.scatter[0].getData()[0]) == 0
     assert v.shutdown()
+
+
+def test_many_points_reach_the_plot_over_a_few_turns_and_a_newer_set_wins(qtbot):
+    from lshdesk.gui.plots.scatter_fill import CHUNK
+    from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, PlotPairs
+    from lshdesk.gui.plots.scurve_plot import ScurvePlot
+
+    plot = ScurvePlot()
+    qtbot.addWidget(plot)
+    rng = np.random.default_rng(7)
+
+    def pairs(n: int, missed: int) -> PlotPairs:
+        kind = np.full(n, KIND_CAUGHT, np.int8)
+        kind[:missed] = KIND_MISSED
+        return PlotPairs(np.arange(n), np.arange(n) + 1, rng.random(n), kind, np.zeros(n, np.int64))
+
+    many = pairs(3 * CHUNK + 11, CHUNK // 2)
+    plot.set_pairs(many)
+    drawn = lambda kind: len(plot.scatter[kind].getData()[0])  # noqa: E731
+    assert drawn(KIND_MISSED) == CHUNK // 2  # the missed pairs come first, all at once
+    assert drawn(KIND_CAUGHT) == CHUNK - CHUNK // 2 and plot.filling.pending
+    qtbot.waitUntil(lambda: not plot.filling.pending, timeout=5000)
+    caught = np.flatnonzero(many.kind == KIND_CAUGHT)
+    x = plot.scatter[KIND_CAUGHT].getData()[0]
+    assert np.array_equal(x, many.jaccard[caught])  # every point, in order, once
+    assert [p.data() for p in plot.scatter[KIND_CAUGHT].points()[-2:]] == caught[-2:].tolist()
+    plot.set_pairs(many)
+    few = pairs(10, 3)
+    plot.set_pairs(few)  # what the older set had left to add never arrives
+    qtbot.wait(50)
+    assert drawn(KIND_MISSED) == 3 and drawn(KIND_CAUGHT) == 7 and not plot.filling.pending
+    plot.set_pairs(many)
+    plot.filling.finish()  # an export draws every point
+    assert drawn(KIND_CAUGHT) == len(caught) and not plot.filling.pending
