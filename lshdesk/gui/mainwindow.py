@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.corpus.reading import read_texts
-from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui import acting, file_actions, menus, settings_store, similar
 from lshdesk.gui.dialogs.help import show_help
@@ -160,7 +159,7 @@ class MainWindow(QMainWindow):
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
-        self.names = export.short_paths(result) if result is not None else []
+        self.names = self.scans.names_of(result)
         self.results.set_result(result, self.names)
         self.side_by_side.clear()
         self.signature_view.set_result(result, self.names)

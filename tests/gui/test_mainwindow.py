@@ -378,3 +378,25 @@ def test_the_tables_context_menus_open_files_and_their_folders(qtbot, scanned, c
     menu.deleteLater()
     pairs = window.results.pairs
     assert window.results.context_menu(pairs, pairs.viewport().rect().bottomRight()) is None  # below the last row
+
+
+def test_the_documents_names_are_worked_out_in_the_scan_worker(qtbot, window, corpus_dir, monkeypatch):
+    import threading
+
+    root, _ = corpus_dir
+    calls: list[bool] = []  # per call of short_paths: on the GUI thread?
+    original = export.short_paths
+    monkeypatch.setattr(
+        export,
+        "short_paths",
+        lambda r: calls.append(threading.current_thread() is threading.main_thread()) or original(r),
+    )
+    set_test_params(window)
+    window.open_folders([str(root)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    assert calls == [False]  # once, in the worker: not again on the GUI thread when the result is shown
+    result = window.state.result
+    assert window.names == original(result) and window.results.names == window.names
+    window.state.set_result(None)
+    window.state.set_result(result)  # a result shown again (or a session loaded): named on the GUI thread
+    assert calls == [False, True] and window.names == original(result)
