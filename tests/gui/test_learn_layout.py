@@ -62,3 +62,27 @@ def test_lesson3_exercises_unfold_and_reveal(qtbot, window):
     assert not box.answers[1].isVisible() and not box.questions[0].isVisible()
     box.fold.setChecked(True)
     assert box.answers[1].isVisible()  # still revealed when shown again
+
+
+def test_a_flow_row_wraps_anew_when_a_word_grows_or_one_is_added(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from lshdesk.gui.learn.flow import flow_row
+
+    words = [QLabel(w) for w in ("one", "two", "three")]
+    row = flow_row(*words)
+    qtbot.addWidget(row)
+    row.show()
+    flow = row.layout()
+    one_line = words[0].sizeHint().height()
+    wide = sum(w.sizeHint().width() for w in words) + 40
+    assert flow.heightForWidth(wide) == one_line  # asked again: the same answer (remembered)
+    assert flow.heightForWidth(wide) == one_line
+    words[2].setText("three, now a much longer word than the room allows")
+    assert flow.heightForWidth(wide) > one_line  # the grown word wrapped to a second line
+    words[2].setText("3")
+    assert flow.heightForWidth(wide) == one_line
+    extra = QLabel("a fourth word that does not fit on the line")
+    flow.addWidget(extra)
+    extra.show()  # (Qt shows a widget added to a shown one at the next turn of the event loop)
+    assert flow.heightForWidth(wide) > one_line

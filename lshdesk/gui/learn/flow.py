@@ -13,10 +13,12 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        self._heights: dict[int, int] = {}  # heightForWidth, until the layout is invalidated
         self.setContentsMargins(QMargins(0, 0, 0, 0))
 
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
+        self.invalidate()
 
     def addWidgets(self, *widgets: QWidget) -> None:
         for w in widgets:
@@ -29,7 +31,9 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
+        item = self._items.pop(index) if 0 <= index < len(self._items) else None
+        self.invalidate()
+        return item
 
     def expandingDirections(self) -> Qt.Orientation:
         return Qt.Orientation(0)
@@ -38,7 +42,15 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._place(QRect(0, 0, width, 0), move=False)
+        """Asked many times per relayout (each in Python): worked out once per width until something changes."""
+        if width not in self._heights:
+            self._heights[width] = self._place(QRect(0, 0, width, 0), move=False)
+        return self._heights[width]
+
+    def invalidate(self) -> None:
+        if hasattr(self, "_heights"):  # (QLayout's constructor may invalidate before ours has run)
+            self._heights.clear()  # an item's size hint changed, or one was added or removed
+        super().invalidate()
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
