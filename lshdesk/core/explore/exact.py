@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import stable_groups
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.kernels import pairs as pair_kernels
@@ -104,15 +105,16 @@ def _fine_bin(j: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
 def _index(shingles: ShingleBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Inverted index: shingle number of each entry, posting lists (documents ascending), their offsets, positions."""
     n = len(shingles)
-    _, shingle_of = np.unique(shingles.ids, return_inverse=True)
-    order = np.argsort(shingle_of, kind="stable")  # entries are stored document by document, so docs stay ascending
+    # the stable order of the ids sorts the shingle numbers too; entries are stored document by document, so each
+    # posting list keeps its documents ascending
+    order, shingle_of = stable_groups(shingles.ids)
     doc = np.repeat(np.arange(n, dtype=np.int64), shingles.counts())
     posting = doc[order]
     post_offsets = np.zeros(int(shingle_of.max(initial=-1)) + 2, dtype=np.int64)
     np.cumsum(np.bincount(shingle_of, minlength=len(post_offsets) - 1), out=post_offsets[1:])
     pos = np.empty(len(order), dtype=np.int64)
     pos[order] = np.arange(len(order), dtype=np.int64)
-    return shingle_of.astype(np.int64), posting, post_offsets, pos
+    return shingle_of, posting, post_offsets, pos
 
 
 def all_pairs(
