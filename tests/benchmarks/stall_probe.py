@@ -4,7 +4,9 @@ Used by ``gui_stall.py --trace``. Installs an application event filter that time
 every event the GUI thread receives (the time to the next one is about its cost), and a sampler thread that wakes every millisecond: it records the GUI thread's
 Python stack, and when it wakes late (it waited for the GIL, or for a core) the stacks of every other thread,
 the one that held the GIL being the one just past a long call. ``report`` prints, for each gap between ticks over
-a threshold, the long dispatches it contains and the stacks seen most often inside it.
+a threshold, the long dispatches it contains and the stacks seen most often inside it. A diagnostic, not a
+measure: the sampler itself competes for the GIL, and runs of three scans with it crashed twice in the event loop
+(a segmentation fault not seen without it), so trace two scans (``--runs 2``) and measure without ``--trace``.
 """
 
 from __future__ import annotations
