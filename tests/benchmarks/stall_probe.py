@@ -1,10 +1,10 @@
 """What ran during each long event-loop stall: the GUI thread's events and Python stacks, and the GIL holders.
 
-Used by ``gui_stall.py --trace``. Installs an application event filter that timestamps
-every event the GUI thread receives (the time to the next one is about its cost), and a sampler thread that wakes every millisecond: it records the GUI thread's
+Used by ``gui_stall.py --trace``. Starts a sampler thread that wakes every millisecond: it records the GUI thread's
 Python stack, and when it wakes late (it waited for the GIL, or for a core) the stacks of every other thread,
 the one that held the GIL being the one just past a long call. ``report`` prints, for each gap between ticks over
-a threshold, the long dispatches it contains and the stacks seen most often inside it. A diagnostic, not a
+a threshold, the stacks seen most often inside it (and, with STALL_EVENTS=1 set, the events that arrived in it,
+from an application event filter: the time to the next event is about each one's cost). A diagnostic, not a
 measure: the sampler itself competes for the GIL, and runs of three scans with it crashed twice in the event loop
 (a segmentation fault not seen without it), so trace two scans (``--runs 2``) and measure without ``--trace``.
 """
