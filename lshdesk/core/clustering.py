@@ -30,16 +30,19 @@ def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray)
 
 
 def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.int64]:
-    """|A ∩ B| of each pair of documents (int64 index arrays); many pairs are split between two threads.
+    """|A ∩ B| of each pair of documents (int64 index arrays); many pairs are split between two threads (halves of
+    the work: the right documents' sizes).
 
     The probing kernel (a hash table per left document) beats the merge of ``pairs.intersection_sizes`` on every
-    case measured, one thread, pairs grouped by left document as candidates come: 4.3x on char:5 sets (~520 ids),
-    5x on word:3 sets (~120 ids); and 1.9-2x with a new left document at every pair (``rebanding.py --kernels``).
+    case measured (one thread, the 6,059-document docs6k corpus, ``rebanding.py --kernels``): 4.3-4.6x on candidates
+    of char:5 sets (665 ids a document), 4.6-5.1x on word:3 sets (124 ids), 1.8-2.3x on random pairs (a new table
+    at every pair).
     """
     ids, offsets = shingles.ids, shingles.offsets
     if len(left) < 20000:
         return probe_intersection_sizes(ids, offsets, left, right)
-    half = len(left) // 2
+    work = np.cumsum(shingles.counts()[right])  # a pair costs about |B| probes: split the work, not the pairs
+    half = int(np.searchsorted(work, work[-1] // 2))
     pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify")
     try:
         other = pool.submit(probe_intersection_sizes, ids, offsets, left[half:], right[half:])

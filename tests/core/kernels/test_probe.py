@@ -81,3 +81,17 @@ def test_no_pairs():
     ids, offsets = _batch([[1, 2], [2, 3]])
     none = np.zeros(0, dtype=np.int64)
     assert probe_intersection_sizes(ids, offsets, none, none).tolist() == []
+
+
+def test_many_pairs_split_over_two_threads_equal_the_merge():
+    """``clustering.intersection_sizes`` splits 20,000+ pairs by work between two threads: same sizes, same order."""
+    from lshdesk.core.clustering import intersection_sizes
+    from lshdesk.core.shingling import ShingleBatch
+
+    rng = np.random.default_rng(4)
+    sets = _random_sets(rng, 400, (1, 900), pool=3000, dtype=np.uint32)  # sizes vary: the work is uneven
+    ids, offsets = _batch(sets)
+    left, right = (a.astype(np.int64) for a in np.triu_indices(len(sets), k=1))
+    assert len(left) > 20000
+    got = intersection_sizes(ShingleBatch(ids, offsets, np.diff(offsets)), left, right)
+    assert got.tolist() == merge_sizes(ids, offsets, left, right).tolist()
