@@ -3,7 +3,8 @@
 A pair's exact similarity never changes while the result is shown, so the explorer keeps every one it has computed
 (the exact reference's listed pairs, every re-band's candidates) and computes only the pairs it has not seen:
 lookups are ``searchsorted`` joins of sorted codes, new pairs are inserted in order (linear, no re-sort). Memory is
-16 bytes a pair, capped by ``MAX_KNOWN`` pairs: past it, only the latest request's pairs are kept.
+16 bytes a pair, capped by ``MAX_KNOWN`` pairs: past it, only the latest scheme's pairs are kept (nothing of a
+scheme that alone brings more).
 """
 
 from __future__ import annotations
@@ -57,11 +58,11 @@ class KnownJaccard:
             fresh = codes[new]
             out[new] = exact_jaccard(self.shingles, fresh // max(self.n, 1), fresh % max(self.n, 1))
             self.computed += len(fresh)
-            if len(self.codes) + len(fresh) > self.max_known:  # too many: keep what this request asked
-                keep = min(len(codes), self.max_known)
-                self.codes, self.values = codes[:keep].copy(), out[:keep].copy()
-            else:
+            if len(self.codes) + len(fresh) <= self.max_known:
                 self._insert(pos[new], fresh, out[new])
+            elif len(codes) <= self.max_known:  # too many: keep the pairs of the scheme shown, forget the others
+                self.codes, self.values = codes.copy(), out.copy()
+            # else this scheme alone has more pairs than may be kept: keep what was known
             return out
 
     def _find(self, codes: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:

@@ -58,16 +58,18 @@ def test_seeded_pairs_are_not_computed_and_a_reference_seeds_once(corpus):
     )
 
 
-def test_past_the_cap_only_the_latest_request_is_kept(corpus):
+def test_past_the_cap_only_the_latest_scheme_is_kept_unless_it_alone_is_too_big(corpus):
     _, batch, _ = corpus
     n = len(batch)
     rng = np.random.default_rng(1)
     known = KnownJaccard(batch, max_known=400)
-    first, second = _codes(rng, n, 300), _codes(rng, n, 350)
+    first, second, big = _codes(rng, n, 300), _codes(rng, n, 350), _codes(rng, n, 500)
     known.jaccard(first)
     got = known.jaccard(second)
     assert known.codes.tolist() == second.tolist() and known.values.tolist() == got.tolist()
     assert got.tolist() == exact_jaccard(batch, second // n, second % n).tolist()
+    assert known.jaccard(big).tolist() == exact_jaccard(batch, big // n, big % n).tolist()
+    assert known.codes.tolist() == second.tolist()  # 500 pairs cannot be kept: the 350 known stay
 
 
 FIELDS = ("left", "right", "bands", "jaccard", "missed_left", "missed_right", "missed_jaccard", "missed_agreement")
