@@ -1,6 +1,8 @@
 """Benchmark: re-banding stored signatures for one (b, r) change, at 10,000 and 100,000 documents, k = 128.
 
-Not collected by pytest. Run: ``.venv/bin/python tests/benchmarks/rebanding.py [--runs 7] [--sizes 10000 100000]``.
+Not collected by pytest. Run: ``.venv/bin/python tests/benchmarks/rebanding.py [--runs 7] [--sizes 10000 100000]``;
+a real folder: ``... rebanding.py --corpus DIR --shingle char:5 --threshold 0.3`` (see ``rebanding_corpus.py``);
+the intersection kernels alone: ``... rebanding.py --kernels`` (see ``rebanding_corpus.py``).
 Prints the machine, then per corpus size and scheme the median (and min / max) of several runs of
 (a) the candidates alone (``explore.band_candidates``: what the issue's 200 ms target is about) and (b) everything
 the S-curve view shows for a scheme (``explore.reband``: candidates, their exact similarity, recall and precision
@@ -92,7 +94,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--corpus", help="scan this folder and time re-banding its result (first visit and revisit)")
+    ap.add_argument("--shingle", default="char:5")
+    ap.add_argument("--threshold", type=float, default=0.3)
+    ap.add_argument("--schemes", nargs="+", help="schemes to visit, as BxR (default: a spread, the scan's last)")
+    ap.add_argument("--no-before", action="store_true", help="skip timing the merge kernel without memory")
+    ap.add_argument("--kernels", action="store_true", help="time the merge and probe kernels on candidates")
     args = ap.parse_args()
+    if args.corpus or args.kernels:
+        from rebanding_corpus import main as corpus_main
+
+        corpus_main(args, machine())
+        return
     print(machine())
     print(f"k = 128; {args.runs} runs each; the change is from {START} to the scheme shown\n")
     for n in args.sizes:

@@ -19,6 +19,7 @@ from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.compare import wilson_bounds as wilson
 from lshdesk.core.errors import ParamError
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference, _fine_bin, eligible_pairs
+from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.kernels import explore as ek
 from lshdesk.core.lsh import band_codes, unique_codes
 from lshdesk.core.params import Banding
@@ -127,11 +128,13 @@ def reband(
     threshold: float,
     ref: ExactReference | None = None,
     is_ref: npt.NDArray[np.bool_] | None = None,
+    known: KnownJaccard | None = None,
 ) -> Figures:
     """Band the stored signatures with ``banding`` and measure the scheme at ``threshold`` against ``ref``.
 
     Without ``ref`` the recall, the missed pairs and the rate bins are unknown (nan, empty, None). An all-pairs
-    ``ref`` lists only pairs at or above its ``floor``, so the threshold must not be below it.
+    ``ref`` lists only pairs at or above its ``floor``, so the threshold must not be below it. ``known`` (the same
+    documents' similarities computed so far, ``ref``'s pairs merged in) spares computing a pair twice.
     """
     if ref is not None and not ref.sampled and threshold < ref.floor - EPS:
         raise ParamError(f"the exact similarities list pairs from {ref.floor:g} up: use a threshold of at least that")
@@ -139,7 +142,12 @@ def reband(
     n = len(sigs)
     codes, collided, (b_band, b_size, b_first) = band_candidates(sigs, banding, is_ref)
     left, right = codes // max(n, 1), codes % max(n, 1)
-    cand_j = exact_jaccard(shingles, left, right)
+    if known is None:
+        cand_j = exact_jaccard(shingles, left, right)
+    else:
+        if ref is not None:
+            known.seed(ref.codes, ref.jaccard, key=ref)
+        cand_j = known.jaccard(codes)
     above = cand_j >= threshold - EPS
     n_verified = int(np.count_nonzero(above))
     precision = n_verified / len(codes) if len(codes) else float("nan")

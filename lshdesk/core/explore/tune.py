@@ -18,6 +18,7 @@ import numpy.typing as npt
 from lshdesk.core.errors import ParamError, ScanCancelled
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference
 from lshdesk.core.explore.figures import EPS, Figures, band_candidates, reband
+from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.params import Banding, check_weights
 from lshdesk.core.scan.pipeline import Progress
 from lshdesk.core.scurve import (
@@ -203,8 +204,10 @@ def explore_request(
     goal: Goal | None = None,
     is_ref: npt.NDArray[np.bool_] | None = None,
     cancel: threading.Event | None = None,
+    known: KnownJaccard | None = None,
 ) -> Generator[Progress, None, tuple[Tuning | None, Figures]]:
-    """One request of the explorer: auto-tune for ``goal`` first if given, then re-band and measure the scheme."""
+    """One request of the explorer: auto-tune for ``goal`` first if given, then re-band and measure the scheme
+    (``known``: the similarities computed by earlier requests on the same result, see ``reband``)."""
     tuning = None
     if goal is not None:
         yield Progress("auto-tune", 0, 2)
@@ -213,4 +216,4 @@ def explore_request(
         if cancel is not None and cancel.is_set():
             raise ScanCancelled("cancelled")
     yield Progress("re-banding", 1, 2)
-    return tuning, reband(sigs, shingles, banding, t, ref, is_ref)
+    return tuning, reband(sigs, shingles, banding, t, ref, is_ref, known)

@@ -1,7 +1,8 @@
 """Compiled loops that only the S-curve explorer runs: a missed pair's best band agreement, a bucket's members.
 
 The explorer's banding is the scan's (``banding.band_keys``, ``banding.band_buckets``), its all-pairs reference a pair loop
-(``pairs.all_pairs_rows``); ``warm`` loads all three off the GUI thread.
+(``pairs.all_pairs_rows``), its exact similarities ``probe.probe_intersection_sizes``; ``warm`` loads them all off the
+GUI thread.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from lshdesk.core.kernels.banding import band_buckets, band_keys
 from lshdesk.core.kernels.jit import nb
 from lshdesk.core.kernels.pairs import all_pairs_rows
+from lshdesk.core.kernels.probe import probe_intersection_sizes
 
 
 @nb.njit(cache=True, nogil=True)
@@ -59,6 +61,7 @@ def warm() -> None:
         best_band_agreement(s, idx, idx, 2, 2)
         same_slots(s, 0, 2, 0)
     one = np.arange(2, dtype=np.int64)
+    probe_intersection_sizes(np.zeros(2, np.uint32), np.array([0, 1, 2]), one[:1], one[1:])
     all_pairs_rows(
         np.zeros(2, np.int64),
         np.zeros(2, np.int64),

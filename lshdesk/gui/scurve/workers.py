@@ -12,6 +12,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from lshdesk.core.explore.exact import ExactReference, build_reference
+from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.explore.tune import Goal, explore_request
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import ScanResult
@@ -36,6 +37,7 @@ class ExploreWorkers(QObject):
         self.result: ScanResult | None = None
         self.ref: ExactReference | None = None
         self.is_ref: np.ndarray | None = None
+        self.known: KnownJaccard | None = None  # similarities computed for this result: a scheme seen again is quick
         self.reference = WorkerSlot(self)  # the exact reference of the result shown
         self.explore = WorkerSlot(self)  # the figures of the newest request
         self._pending = False  # a request waits for its debounce or for the running one to end
@@ -52,6 +54,7 @@ class ExploreWorkers(QObject):
         """Drop all work; for a new result, start its exact reference (``schemes``: the loosest gives the pool)."""
         self.cancel_all()
         self.result, self.ref = result, None
+        self.known = KnownJaccard(result.shingles) if result is not None else None
         self.is_ref = np.isin(result.docs.root, np.asarray(result.reference)) if result and result.reference else None
         if result is None:
             return
@@ -93,9 +96,9 @@ class ExploreWorkers(QObject):
             return
         self._pending = False
         banding, t, goal = self.snapshot(self._tune_next)
-        ref, is_ref = self.ref, self.is_ref
+        ref, is_ref, known = self.ref, self.is_ref, self.known
         self.explore.start(
-            lambda cancel: explore_request(r.signatures, r.shingles, ref, t, banding, goal, is_ref, cancel),
+            lambda cancel: explore_request(r.signatures, r.shingles, ref, t, banding, goal, is_ref, cancel, known),
             self.explored.emit,
             on_failed=self._failed,
         )
