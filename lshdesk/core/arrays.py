@@ -31,3 +31,13 @@ def stable_groups(values: npt.NDArray) -> tuple[npt.NDArray[np.intp], npt.NDArra
     rank = np.empty(len(ranked), dtype=np.int64)
     rank[order] = np.cumsum(new)
     return order, rank
+
+
+def unique(values: npt.ArrayLike) -> np.ndarray:
+    """``np.unique(values)`` (each value once, ascending) by a sort: numpy 2.4's ``np.unique`` without a
+    ``return_*`` takes a hash-table path that is ~100x slower on wide integers (9.5 M pair codes: 9-12 s against
+    0.25 s for the sort, measured here), so the core never calls it bare."""
+    a = np.sort(np.asarray(values).ravel())
+    if len(a) < 2:
+        return a
+    return a[np.concatenate(([True], a[1:] != a[:-1]))]

@@ -103,7 +103,7 @@ def group_min_similarity(comps: list[npt.NDArray[np.int64]], shingles: ShingleBa
     members = np.concatenate(comps).astype(np.int64)
     starts = np.zeros(len(comps) + 1, dtype=np.int64)
     np.cumsum([len(c) for c in comps], out=starts[1:])
-    return pair_kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
+    return pair_kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts, np.ones(len(comps)))
 
 
 def min_similarity_in_group(members: npt.NDArray, shingles: ShingleBatch) -> float:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.arrays import ranges
+from lshdesk.core.arrays import ranges, unique
 from lshdesk.core.clustering import Pairs, exact_jaccard
 from lshdesk.core.corpus.listing import SourceFile
 from lshdesk.core.hashing import fmix64
@@ -205,7 +205,7 @@ def pair_reduce(
 
 def requests(cands: Candidates, bounds: npt.NDArray[np.int64]) -> dict[int, npt.NDArray[np.int64]]:
     """The documents a partition's pairs need, by the partition that holds them (ascending numbers)."""
-    need = np.unique(np.concatenate([cands.left, cands.right]))
+    need = unique(np.concatenate([cands.left, cands.right]))
     where = part_of(need, bounds)
     parts, first = np.unique(where, return_index=True)
     return {int(p): a for p, a in zip(parts, np.split(need, first[1:]))}

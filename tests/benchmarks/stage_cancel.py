@@ -19,7 +19,8 @@ from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.core.scan.stages import stopwatch, verify_stage
+from lshdesk.core.scan.stages import stopwatch
+from lshdesk.core.scan.verify import verify_stage
 
 PARAMS = ScanParams(SignatureParams(ShingleSpec("char", 5)), threshold=0.3)
 

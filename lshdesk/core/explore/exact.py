@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.arrays import stable_groups
+from lshdesk.core.arrays import stable_groups, unique
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.kernels import pairs as pair_kernels
@@ -197,7 +197,7 @@ def pool_candidates(
     for s in sorted(set(schemes), key=lambda s: threshold(s.bands, s.rows)):
         codes, _, sizes, _ = band_codes(sigs, s)
         if int((sizes * (sizes - 1) // 2).sum()) <= max_pool:
-            return s, np.unique(codes)
+            return s, unique(codes)
     return None, np.zeros(0, dtype=np.int64)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.errors import ParamError, ScanCancelled
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference
 from lshdesk.core.explore.figures import EPS, Figures, band_candidates, reband
@@ -86,7 +87,7 @@ def measured_recall(
     w = ref.weight[idx]
     eq = sigs[ref.codes[idx] // n] == sigs[ref.codes[idx] % n]
     table: dict[int, np.ndarray] = {}
-    for r in np.unique(rows).tolist():
+    for r in unique(rows).tolist():
         nb = k // r
         whole = eq[:, : nb * r].reshape(len(idx), nb, r).all(axis=2)
         table[r] = (w @ np.logical_or.accumulate(whole, axis=1)) / w.sum()  # recall for b = 1 .. nb

@@ -3,6 +3,8 @@ components, a group's lowest similarity."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from lshdesk.core.kernels.buffers import grow
@@ -57,22 +59,39 @@ def components(n, left, right):  # pragma: no cover - compiled
     return parent
 
 
+@nb.njit(inline="always")
+def _lower(ids, offsets, p, q, best):  # pragma: no cover - compiled
+    """The exact Jaccard of documents p and q if it is below ``best``, else ``best``: the merge stops as soon as the
+    shared count proves J >= best (in a group with a low pair, most pairs stop after a few shared ids)."""
+    i, iend = offsets[p], offsets[p + 1]
+    j, jend = offsets[q], offsets[q + 1]
+    total = iend - i + jend - j
+    if total == 0:
+        return min(best, 0.0)
+    enough = math.ceil(best * total / (1.0 + best))  # |A ∩ B| >= enough means J >= best
+    c = 0
+    while i < iend and j < jend:
+        u, v = ids[i], ids[j]
+        c += u == v
+        i += u <= v
+        j += v <= u
+        if c >= enough:
+            return best
+    j_ab = c / (total - c)
+    return j_ab if j_ab < best else best
+
+
 @nb.njit(cache=True, nogil=True)
-def group_min_jaccard(ids, offsets, members, starts):  # pragma: no cover - compiled
-    """The lowest exact Jaccard over all pairs inside each group ``members[starts[g]:starts[g+1]]`` (1.0 alone)."""
+def group_min_jaccard(ids, offsets, members, starts, seed):  # pragma: no cover - compiled
+    """The lowest exact Jaccard over all pairs inside each group ``members[starts[g]:starts[g+1]]`` (1.0 alone),
+    starting from ``seed[g]`` (a pair's similarity already known to be in the group, or 1.0)."""
     g_n = starts.size - 1
     out = np.ones(g_n, dtype=np.float64)
     for g in range(g_n):
-        best = 1.0
+        best = seed[g]
         for p in range(starts[g], starts[g + 1]):
             for q in range(p + 1, starts[g + 1]):
-                inter = _intersect(ids, offsets, members[p], members[q])
-                ca = offsets[members[p] + 1] - offsets[members[p]]
-                cb = offsets[members[q] + 1] - offsets[members[q]]
-                union = ca + cb - inter
-                j = inter / union if union > 0 else 0.0
-                if j < best:
-                    best = j
+                best = _lower(ids, offsets, members[p], members[q], best)
         out[g] = best
     return out
 
@@ -164,16 +183,10 @@ def query_intersection_sizes(q, ids, offsets, docs):  # pragma: no cover - compi
 
 
 @nb.njit(cache=True, nogil=True)
-def rows_min_jaccard(ids, offsets, members, p_lo, p_hi):  # pragma: no cover - compiled
-    """The lowest exact Jaccard of pairs ``(members[p], members[q])``, ``p_lo <= p < p_hi``, ``q > p`` (1.0 if none):
-    one large group's pairs, a block of rows at a time."""
-    best = 1.0
+def rows_min_jaccard(ids, offsets, members, p_lo, p_hi, best):  # pragma: no cover - compiled
+    """The lowest exact Jaccard of pairs ``(members[p], members[q])``, ``p_lo <= p < p_hi``, ``q > p``, if below
+    ``best`` (else ``best``): one large group's pairs, a block of rows at a time."""
     for p in range(p_lo, p_hi):
-        ca = offsets[members[p] + 1] - offsets[members[p]]
         for q in range(p + 1, members.size):
-            inter = _intersect(ids, offsets, members[p], members[q])
-            union = ca + offsets[members[q] + 1] - offsets[members[q]] - inter
-            j = inter / union if union > 0 else 0.0
-            if j < best:
-                best = j
+            best = _lower(ids, offsets, members[p], members[q], best)
     return best

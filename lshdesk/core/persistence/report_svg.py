@@ -48,6 +48,8 @@ def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
         parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" font-size="11" text-anchor="end">{t:g}</text>')
     th = result.params.threshold
     jac = result.candidates.jaccard
+    unmeasured = int(np.count_nonzero(np.isnan(jac)))  # proven below the threshold by the join (scan/verify)
+    jac = jac[~np.isnan(jac)]
     if len(jac) > MAX_POINTS:
         parts += _bins(jac, th, x, top + h, h * 0.45)
         key = (
@@ -77,7 +79,13 @@ def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
         f'<text x="{left + w - 8}" y="{top + h * 0.5 + 16:.1f}" font-size="12" text-anchor="end" fill="#c62828">'
         f"your threshold {th:g} (dashed)</text>"
         f'<text x="{left + 8}" y="{top - 4}" font-size="11">{key}</text>'
-        "</svg>"
+        + (
+            f'<text x="{left + w - 8}" y="{top + h * 0.5 + 32:.1f}" font-size="12" text-anchor="end" fill="#757575">'
+            f"{unmeasured:,} more candidates proven below the threshold (not measured, not drawn)</text>"
+            if unmeasured
+            else ""
+        )
+        + "</svg>"
     )
     return "".join(parts)
 

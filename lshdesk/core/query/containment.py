@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.clustering import Pairs, intersection_sizes
 from lshdesk.core.lsh import Candidates, band_keys, candidate_pairs
 from lshdesk.core.minhash import estimate_pairs
@@ -76,7 +77,7 @@ def containment_schemes(
 ) -> list[tuple[int, int, SizeScheme]]:
     """(smaller class, larger class, scheme) for every pair of size classes present, smaller class first."""
     cls = size_classes(counts)
-    present = np.unique(cls).tolist()
+    present = unique(cls).tolist()
     lo = {c: int(counts[cls == c].min()) for c in present}
     hi = {c: int(counts[cls == c].max()) for c in present}
     out = []

@@ -18,7 +18,7 @@ SAMPLE_DOCS = 1500  # documents whose signatures are banded for the estimate (ex
 TIMED_PAIRS = 2000  # sampled candidates verified to time one comparison
 WARN_PAIRS = 1_000_000  # a scan expected to verify this many candidates, or to take WARN_SECONDS, is warned of
 WARN_SECONDS = 15.0
-THREADS = 2  # verification runs on two threads (stages.verify_stage)
+THREADS = 2  # verification runs on two threads (scan.verify)
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,12 @@ def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
     n = len(result.docs)
     sh = result.shingles
     if len(sh.ids) < int(sh.offsets[-1]):  # the shingle sets stayed on a cluster's workers: candidates only
-        return (float(result.candidates.jaccard.max()), "candidates") if len(result.candidates) else (None, "")
+        return (_best_candidate(result), "candidates") if len(result.candidates) else (None, "")
     if n * (n - 1) // 2 <= SAMPLED_PAIRS:
         left, right = np.triu_indices(n, k=1)
         seen = "all"
     elif len(result.candidates):
-        return float(result.candidates.jaccard.max()), "candidates"
+        return _best_candidate(result), "candidates"
     else:
         rng = np.random.default_rng(seed)
         left, right = rng.integers(0, n, SAMPLED_PAIRS), rng.integers(0, n, SAMPLED_PAIRS)
@@ -47,3 +47,17 @@ def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
     if not keep.any():
         return None, ""
     return float(exact_jaccard(result.shingles, left[keep], right[keep]).max()), seen
+
+
+def _best_candidate(result) -> float:
+    """The highest exact similarity among the candidates. Those the join proved below the threshold without
+    measuring them (J = nan, ``scan/verify``) are measured here, the best estimated first, at most
+    ``SAMPLED_PAIRS`` of them (when the shingle sets are here)."""
+    c = result.candidates
+    unmeasured = np.flatnonzero(np.isnan(c.jaccard))
+    known = np.delete(c.jaccard, unmeasured)
+    best = float(known.max()) if len(known) else 0.0
+    if len(unmeasured) and len(result.shingles.ids) == int(result.shingles.offsets[-1]):
+        top = unmeasured[np.argsort(-c.estimate[unmeasured], kind="stable")[:SAMPLED_PAIRS]]
+        best = max(best, float(exact_jaccard(result.shingles, c.left[top], c.right[top]).max()))
+    return best

@@ -1,8 +1,8 @@
 """The scan's compiled stages, each a generator reporting its own unit and stopping between short steps.
 
 Compiling the kernels (once per process and settings), banding (a few bands at a time), verifying the candidates
-(steps of bounded cost, two threads) and grouping (groups, or blocks of a large group's rows): no step runs
-much longer than ``STEP_COST`` merged shingle ids (tens of milliseconds), so cancel answers within a step
+(``scan/verify``: steps of bounded cost, two threads) and grouping (groups, or blocks of a large group's rows): no
+step runs much longer than ``STEP_COST`` merged shingle ids (tens of milliseconds), so cancel answers within a step
 and nothing keeps computing after it.
 """
 
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Generator
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.clustering import Pairs, groups, verified
+from lshdesk.core.clustering import Pairs, groups
 from lshdesk.core.errors import check_cancel
+from lshdesk.core.grouping import lowest_in_groups
 from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import Candidates, band_range_codes
 from lshdesk.core.minhash import HashFamily, estimate_pairs
@@ -26,10 +25,9 @@ from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
+from lshdesk.core.scan.verify import STEP_COST, verify_stage
 from lshdesk.core.shingling import ShingleBatch
 
-STEP_COST = 1 << 22  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
-THREADS = 2  # verification steps run on two threads
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
 LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer wait is compiling
 Clock = Callable[[], float]
@@ -65,8 +63,8 @@ def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> Non
         estimate_pairs(sigs, *two)
         members, starts = np.array([0, 1], dtype=np.int64), np.array([0, 2], dtype=np.int64)
         pair_kernels.components(2, *two)
-        pair_kernels.group_min_jaccard(batch.ids, batch.offsets, members, starts)
-        pair_kernels.rows_min_jaccard(batch.ids, batch.offsets, members, 0, 1)
+        pair_kernels.group_min_jaccard(batch.ids, batch.offsets, members, starts, np.ones(1))
+        pair_kernels.rows_min_jaccard(batch.ids, batch.offsets, members, 0, 1, 1.0)
     finally:
         done.set()
 
@@ -114,67 +112,17 @@ def _merge_counts(a: npt.NDArray, ca: npt.NDArray, b: npt.NDArray, cb: npt.NDArr
     return keys[start], np.add.reduceat(cnt, start)
 
 
-def step_ends(cost: npt.NDArray, budget: int = STEP_COST) -> npt.NDArray[np.int64]:
-    """End indices of consecutive steps whose summed ``cost`` stays near ``budget`` (at least one item each)."""
-    if not len(cost):
-        return np.zeros(0, np.int64)
-    cum = np.cumsum(cost)
-    ends = np.searchsorted(cum, np.arange(budget, int(cum[-1]), budget), side="right")
-    return np.unique(np.concatenate((np.maximum(ends, 1), [len(cost)]))).astype(np.int64)
-
-
-def verify_stage(
-    cands: Candidates,
-    sigs: npt.NDArray,
-    shingles: ShingleBatch,
-    threshold: float,
-    cancel: threading.Event | None,
-    clock: Clock,
-) -> Generator[Progress, None, tuple[Pairs, Pairs]]:
-    """``clustering.verify`` in steps of bounded cost, two at a time on two threads."""
-    left = np.ascontiguousarray(cands.left, dtype=np.int64)
-    right = np.ascontiguousarray(cands.right, dtype=np.int64)
-    counts = shingles.counts().astype(np.int64)
-    cost = counts[left] + counts[right] + 16
-    inter = np.zeros(len(left), dtype=np.int64)
-    est = np.zeros(len(left), dtype=np.float64)
-    ends = step_ends(cost).tolist()
-    yield Progress("verifying", 0, len(left), clock())
-    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
-    try:  # each thread takes the next step; reports follow the oldest step, so they come in order
-        in_flight: deque = deque()
-        for k, hi in enumerate(ends):
-            check_cancel(cancel)
-            lo = ends[k - 1] if k else 0
-            in_flight.append((pool.submit(_verify_step, shingles, sigs, left, right, lo, hi, inter, est), hi))
-            while len(in_flight) >= THREADS or (k == len(ends) - 1 and in_flight):
-                check_cancel(cancel)
-                future, done = in_flight.popleft()
-                future.result()
-                yield Progress("verifying", done, len(left), clock())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # at most the steps running now finish
-    union = counts[left] + counts[right] - inter
-    jac = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
-    scored = Pairs(left, right, est, jac, cands.bands)
-    return scored, verified(scored, threshold)
-
-
-def _verify_step(shingles: ShingleBatch, sigs, left, right, lo: int, hi: int, inter, est) -> None:
-    """Intersections and estimates of the candidates ``lo:hi`` (compiled, without the GIL), written in place."""
-    inter[lo:hi] = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
-    est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
-
-
 def group_stage(
     n_docs: int, pairs: Pairs, shingles: ShingleBatch, cancel: threading.Event | None, clock: Clock
 ) -> Generator[Progress, None, tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.float64]]]:
-    """Groups (one compiled pass over the pairs), then each group's lowest similarity: small groups a batch at a
-    time, a large group a block of rows at a time (its pairs grow with the square of its size)."""
+    """Groups (one compiled pass over the pairs), then each group's lowest similarity over all its pairs: small
+    groups a batch at a time, a large group a block of rows at a time (its pairs grow with the square of its size).
+    The search starts from the lowest verified pair in the group, and each merge stops once it proves a pair is not
+    lower (``kernels.pairs._lower``): a chained group of 3,945 documents (7.8 M pairs) took 18.7 s, now ~0.5 s."""
     yield Progress("grouping", 0, 0, clock())
     comps = groups(n_docs, pairs.left, pairs.right)
     counts = shingles.counts().astype(np.int64)
-    lowest = np.ones(len(comps), dtype=np.float64)
+    lowest = lowest_in_groups(n_docs, comps, pairs)
     yield Progress("grouping", 0, len(comps), clock())
     g = 0
     while g < len(comps):
@@ -193,7 +141,9 @@ def group_stage(
             members = np.concatenate(comps[g:end]).astype(np.int64)
             starts = np.zeros(end - g + 1, dtype=np.int64)
             np.cumsum([len(m) for m in comps[g:end]], out=starts[1:])
-            lowest[g:end] = pair_kernels.group_min_jaccard(shingles.ids, shingles.offsets, members, starts)
+            lowest[g:end] = pair_kernels.group_min_jaccard(
+                shingles.ids, shingles.offsets, members, starts, lowest[g:end].copy()
+            )
             g = end
         yield Progress("grouping", g, len(comps), clock())
     return comps, lowest
@@ -205,8 +155,9 @@ def _large_group(g, members, width, shingles, lowest, cancel, clock, total) -> G
     while p < size:
         check_cancel(cancel)
         rows = max(1, STEP_COST // (width * max(1, size - p)))
-        best = pair_kernels.rows_min_jaccard(shingles.ids, shingles.offsets, members, p, min(size, p + rows))
-        lowest[g] = min(lowest[g], best)
+        lowest[g] = pair_kernels.rows_min_jaccard(
+            shingles.ids, shingles.offsets, members, p, min(size, p + rows), float(lowest[g])
+        )
         p += rows
         yield Progress("grouping", g, total, clock())
 
