@@ -18,20 +18,24 @@ import numpy as np
 from lshdesk.core.kernels.jit import nb
 
 
-@nb.njit(cache=True, nogil=True)
-def rank_tokens(ids, offsets):  # pragma: no cover - compiled
-    """Each id replaced by its rank in ascending document frequency (ties by table slot), every document's ranks
-    sorted ascending (same layout as ``ids``); and the number of distinct ids."""
-    n = ids.size
+def rank_table(n_ids):
+    """An empty table for ``count_ids``: (keys, document frequency per slot, slot of each id); 16 bytes an id."""
     bits = 10
-    while (1 << bits) < 2 * n:
+    while (1 << bits) < 2 * n_ids:
         bits += 1
-    cap = 1 << bits
+    return np.zeros(1 << bits, dtype=np.uint32), np.zeros(1 << bits, dtype=np.int32), np.empty(n_ids, dtype=np.int32)
+
+
+@nb.njit(cache=True, nogil=True)
+def count_ids(ids, lo, hi, keys, df, slot):  # pragma: no cover - compiled
+    """Ids ``lo:hi`` into the open-addressing table (each document holds an id once: counts are document
+    frequencies); ``slot[e]`` is where id e sits."""
+    cap = keys.size
+    bits = 0
+    while (1 << bits) < cap:
+        bits += 1
     mask = cap - 1
-    keys = np.zeros(cap, dtype=np.uint32)
-    df = np.zeros(cap, dtype=np.int64)  # 0: an empty slot
-    slot = np.empty(n, dtype=np.int64)
-    for e in range(n):
+    for e in range(lo, hi):
         x = ids[e]
         h = np.int64((np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
         while df[h] != 0 and keys[h] != x:
@@ -39,17 +43,6 @@ def rank_tokens(ids, offsets):  # pragma: no cover - compiled
         keys[h] = x
         df[h] += 1
         slot[e] = h
-    used = np.flatnonzero(df)
-    order = np.argsort(df[used] * cap + used)
-    rank = np.zeros(cap, dtype=np.int32)
-    for r in range(order.size):
-        rank[used[order[r]]] = r
-    out = np.empty(n, dtype=np.int32)
-    for d in range(offsets.size - 1):
-        for e in range(offsets[d], offsets[d + 1]):
-            out[e] = rank[slot[e]]
-        out[offsets[d] : offsets[d + 1]].sort()
-    return out, used.size
 
 
 @nb.njit(inline="always")

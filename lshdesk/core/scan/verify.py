@@ -104,6 +104,29 @@ def step_ends(cost: npt.NDArray, budget: int = STEP_COST) -> npt.NDArray[np.int6
     return unique(np.concatenate((np.maximum(ends, 1), [len(cost)]))).astype(np.int64)
 
 
+def ranked_ids(shingles: ShingleBatch, common_first: bool, cancel) -> tuple[npt.NDArray[np.int32], int]:
+    """The shingle ids renamed by document frequency, rarest first (most common first with ``common_first``), each
+    document's sorted; and the number of distinct ids. In steps of ``STEP_COST`` ids that answer a cancel."""
+    ids, offsets = shingles.ids, shingles.offsets
+    keys, df, slot = join_kernels.rank_table(len(ids))
+    for lo in range(0, len(ids), STEP_COST):
+        check_cancel(cancel)
+        join_kernels.count_ids(ids, lo, min(len(ids), lo + STEP_COST), keys, df, slot)
+    used = np.flatnonzero(df)
+    order = np.argsort(df[used].astype(np.int64) * len(df) + used)  # by frequency, ties by slot
+    rank = np.zeros(len(df), dtype=np.int64)
+    rank[used[order[::-1] if common_first else order]] = np.arange(len(used))
+    out = np.empty(len(ids), dtype=np.int32)
+    lo = 0
+    for hi in step_ends(shingles.counts() + 1).tolist():  # each document's ranks sorted: one sort of (doc, rank)
+        check_cancel(cancel)
+        a, b = int(offsets[lo]), int(offsets[hi])
+        doc = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(offsets[lo : hi + 1]))
+        out[a:b] = np.sort((doc << 32) | rank[slot[a:b]]) & 0xFFFFFFFF
+        lo = hi
+    return out, len(used)
+
+
 def _merge_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
     """Steps of the plain merge: every candidate's intersection and estimate, written in place."""
     lo = 0
@@ -123,8 +146,7 @@ def _join_steps(shingles, sigs, left, right, threshold, inter, est, cancel) -> I
     t = threshold - HAIR
     counts = shingles.counts()
     n = len(counts)
-    tok, n_tokens = join_kernels.rank_tokens(shingles.ids, shingles.offsets)
-    check_cancel(cancel)
+    tok, n_tokens = ranked_ids(shingles, False, cancel)
     order = np.lexsort((np.arange(n), counts)).astype(np.int64)
     pos_of = np.empty(n, dtype=np.int64)
     pos_of[order] = np.arange(n)

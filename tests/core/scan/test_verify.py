@@ -13,7 +13,7 @@ from lshdesk.core.arrays import unique
 from lshdesk.core.clustering import exact_jaccard, group_min_similarity
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
-from lshdesk.core.scan import explain, verify
+from lshdesk.core.scan import explain, stages, verify
 from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.core.shingling import ShingleBatch
@@ -104,6 +104,11 @@ def test_a_groups_lowest_similarity_with_early_exits_equals_brute_force(seed):
         min((jaccard(sets[a], sets[b]) for a, b in itertools.combinations(c.tolist(), 2)), default=1.0) for c in comps
     ]
     np.testing.assert_allclose(got, want, atol=1e-12)
+    for common_first in (True, False):  # ids renamed by frequency: the same intersections, so the same minimum
+        ranked, n_distinct = verify.ranked_ids(batch, common_first, None)
+        assert n_distinct == len(set().union(*sets))
+        renamed = ShingleBatch(ranked, batch.offsets, batch.n_tokens)
+        np.testing.assert_allclose(group_min_similarity(comps, renamed), want, atol=1e-12)
 
 
 def test_a_dense_scan_with_the_join_equals_the_merge_and_explains_itself(tmp_path, monkeypatch):
@@ -115,6 +120,7 @@ def test_a_dense_scan_with_the_join_equals_the_merge_and_explains_itself(tmp_pat
     monkeypatch.setattr(verify, "JOIN_MIN_WORK", 1 << 62)
     merged = run(scan([str(tmp_path)], params))
     monkeypatch.setattr(verify, "JOIN_MIN_WORK", 0)
+    monkeypatch.setattr(stages, "RANK_FROM", 0)  # groups measured on ids renamed common-first
     joined = run(scan([str(tmp_path)], params))
     assert len(joined.pairs) > 10 and np.isnan(joined.candidates.jaccard).any()
     np.testing.assert_array_equal(joined.pairs.jaccard, merged.pairs.jaccard)
