@@ -131,3 +131,32 @@ def band_buckets(keys, band_lo, report, codes, n_codes):  # pragma: no cover - c
                     lo = nxt[lo]
             head[s] = -1
     return codes, n_codes, b_band[:n_buckets], b_size[:n_buckets], b_first[:n_buckets]
+
+
+@nb.njit(cache=True, nogil=True)
+def merge_counted(a, ca, b, cb):  # pragma: no cover - compiled
+    """Two ascending unique key arrays with counts -> their union, ascending, counts of a key in both added."""
+    keys = np.empty(a.size + b.size, dtype=a.dtype)
+    counts = np.empty(a.size + b.size, dtype=np.int64)
+    i = j = m = 0
+    while i < a.size and j < b.size:
+        if a[i] < b[j]:
+            keys[m], counts[m] = a[i], ca[i]
+            i += 1
+        elif b[j] < a[i]:
+            keys[m], counts[m] = b[j], cb[j]
+            j += 1
+        else:
+            keys[m], counts[m] = a[i], ca[i] + cb[j]
+            i += 1
+            j += 1
+        m += 1
+    while i < a.size:
+        keys[m], counts[m] = a[i], ca[i]
+        i += 1
+        m += 1
+    while j < b.size:
+        keys[m], counts[m] = b[j], cb[j]
+        j += 1
+        m += 1
+    return keys[:m], counts[:m]

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from lshdesk.core.clustering import Pairs, groups
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.grouping import lowest_in_groups
+from lshdesk.core.kernels import banding as banding_kernels
 from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import Candidates, band_range_codes
 from lshdesk.core.minhash import HashFamily, estimate_pairs
@@ -103,14 +104,10 @@ def band_stage(
 
 
 def _merge_counts(a: npt.NDArray, ca: npt.NDArray, b: npt.NDArray, cb: npt.NDArray) -> tuple[npt.NDArray, npt.NDArray]:
-    """Two sorted unique key arrays with counts -> one (a stable sort of two sorted runs is a linear merge)."""
+    """Two sorted unique key arrays with counts -> one (a linear merge, compiled, without the GIL)."""
     if not len(a) or not len(b):
         return (b, cb) if not len(a) else (a, ca)
-    keys, cnt = np.concatenate((a, b)), np.concatenate((ca, cb))
-    order = np.argsort(keys, kind="stable")
-    keys, cnt = keys[order], cnt[order]
-    start = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    return keys[start], np.add.reduceat(cnt, start)
+    return banding_kernels.merge_counted(a, ca.astype(np.int64), b, cb.astype(np.int64))
 
 
 def group_stage(
