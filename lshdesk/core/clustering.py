@@ -54,7 +54,10 @@ def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDA
 
 @dataclass(frozen=True)
 class Pairs:
-    """Pairs of documents with their estimate, exact similarity and number of colliding bands, one array each."""
+    """Pairs of documents with their estimate, exact similarity and number of colliding bands, one array each.
+
+    A scan's candidates may hold ``jaccard = nan``: a pair the verification's join proved below the threshold
+    without measuring it (``scan/verify``). Verified pairs always hold their exact similarity."""
 
     left: npt.NDArray[np.int64]
     right: npt.NDArray[np.int64]
