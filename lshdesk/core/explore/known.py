@@ -76,3 +76,13 @@ class KnownJaccard:
         if len(codes):
             self.codes = np.insert(self.codes, pos, codes)
             self.values = np.insert(self.values, pos, values)
+
+
+def measured_candidates(result) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """A Jaccard scan's candidates whose exact Jaccard the scan measured, as (sorted pair codes, Jaccard): what
+    ``KnownJaccard.seed`` takes (the verification's join leaves the others at nan, ``scan/verify``)."""
+    c, n = result.candidates, max(len(result.docs), 1)
+    keep = ~np.isnan(c.jaccard)
+    codes = c.left[keep] * n + c.right[keep]
+    order = np.argsort(codes, kind="stable")
+    return codes[order], c.jaccard[keep][order]

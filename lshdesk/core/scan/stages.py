@@ -20,6 +20,7 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.grouping import lowest_in_groups
 from lshdesk.core.kernels import banding as banding_kernels
 from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates, band_range_codes
 from lshdesk.core.minhash import HashFamily, estimate_pairs
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
@@ -61,7 +62,7 @@ def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> Non
         batch, sigs = sign_prepared(prep, sp, family)
         two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
         band_range_codes(sigs, Banding(1, 1), 0, 1)
-        pair_kernels.intersection_sizes(batch.ids, batch.offsets, *two)
+        probe_intersection_sizes(batch.ids, batch.offsets, *two)
         estimate_pairs(sigs, *two)
         members, starts = np.array([0, 1], dtype=np.int64), np.array([0, 2], dtype=np.int64)
         pair_kernels.components(2, *two)

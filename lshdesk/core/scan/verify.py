@@ -1,8 +1,9 @@
-"""Verifying the candidates: each pair's exact similarity by a merge of both shingle sets, or, when that would be
-long (a loose banding over large sets: millions of candidates), a similarity join restricted to the candidates
-that decides most of them in a few steps (``kernels/join``). Both run in steps of bounded cost on two threads.
+"""Verifying the candidates: each pair's exact similarity by intersecting both shingle sets (``kernels/probe``), or,
+when that would be long (a loose banding over large sets: millions of candidates), a similarity join restricted to
+the candidates that decides most of them in a few steps (``kernels/join``). Both run in steps of bounded cost on
+two threads.
 
-The verified pairs (exact J >= t) are the same either way. With the merge, every candidate's exact J is known;
+The verified pairs (exact J >= t) are the same either way. Measuring each, every candidate's exact J is known;
 with the join, a candidate the filters prove below t keeps J = nan ("below the threshold, not measured").
 Measured on 6,059 documentation files, char:5 at 0.3 (41 x 2, 6.3 M candidates, 7.4 G merge steps): merge 8.6 s,
 join ~0.6 s (``tests/benchmarks/compare.py --only dense``).
@@ -23,7 +24,7 @@ from lshdesk.core.arrays import unique
 from lshdesk.core.clustering import Pairs, verified
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.kernels import join as join_kernels
-from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.scan.progress import Progress
@@ -32,14 +33,14 @@ from lshdesk.core.shingling import ShingleBatch
 STEP_COST = 1 << 22  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
 STEP_SECONDS = 0.03  # a join step takes as many documents as run about this long
 THREADS = 2  # steps run on two threads
-JOIN_MIN_WORK = 50_000_000  # merge steps (both sets' sizes summed over the candidates) from which the join is used
+JOIN_MIN_WORK = 50_000_000  # both sets' sizes summed over the candidates, from which the join is used
 JOIN_MIN_THRESHOLD = 0.1  # below this the prefixes are nearly whole sets: the join saves nothing
 HAIR = 1e-9  # the join's threshold is lowered by this: verified() keeps J >= t - 1e-12, the join must not drop those
 Clock = Callable[[], float]
 
 
 def uses_join(cost: int, threshold: float) -> bool:
-    """Whether the candidates are verified by the join (long merges, a threshold the filters can use)."""
+    """Whether the candidates are verified by the join (long intersections, a threshold the filters can use)."""
     return cost >= JOIN_MIN_WORK and threshold >= JOIN_MIN_THRESHOLD
 
 
@@ -62,7 +63,7 @@ def verify_stage(
         steps: Iterator = _join_steps(shingles, sigs, left, right, threshold, inter, est, cancel)
     else:
         inter = np.zeros(len(left), dtype=np.int64)
-        steps = _merge_steps(shingles, sigs, left, right, counts, inter, est)
+        steps = _measure_steps(shingles, sigs, left, right, counts, inter, est)
     yield from _run_steps(steps, len(left), cancel, clock)
     union = counts[left] + counts[right] - inter
     jac = np.full(len(left), np.nan)
@@ -127,13 +128,14 @@ def ranked_ids(shingles: ShingleBatch, common_first: bool, cancel) -> tuple[npt.
     return out, len(used)
 
 
-def _merge_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
-    """Steps of the plain merge: every candidate's intersection and estimate, written in place."""
+def _measure_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
+    """Steps measuring every candidate (``kernels/probe``: a table per left document, probed by the right's ids)
+    with its estimate, written in place."""
     lo = 0
     for hi in step_ends(counts[left] + counts[right] + 16).tolist():
 
         def step(lo=lo, hi=hi) -> None:
-            inter[lo:hi] = pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
+            inter[lo:hi] = probe_intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
             est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
 
         yield step, hi

@@ -12,7 +12,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from lshdesk.core.explore.exact import ExactReference, build_reference
-from lshdesk.core.explore.known import KnownJaccard
+from lshdesk.core.explore.known import KnownJaccard, measured_candidates
 from lshdesk.core.explore.tune import Goal, explore_request
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import ScanResult
@@ -55,6 +55,8 @@ class ExploreWorkers(QObject):
         self.cancel_all()
         self.result, self.ref = result, None
         self.known = KnownJaccard(result.shingles) if result is not None else None
+        if result is not None and result.params.measure == "jaccard":
+            self.known.seed(*measured_candidates(result))  # the scan's own scheme costs only its banding
         self.is_ref = np.isin(result.docs.root, np.asarray(result.reference)) if result and result.reference else None
         if result is None:
             return
