@@ -27,7 +27,7 @@ from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.verify import STEP_COST, ranked_ids, verify_stage
+from lshdesk.core.scan.verify import STEP_COST, RankedIds, verify_stage
 from lshdesk.core.shingling import ShingleBatch
 
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
@@ -112,7 +112,12 @@ def _merge_counts(a: npt.NDArray, ca: npt.NDArray, b: npt.NDArray, cb: npt.NDArr
 
 
 def group_stage(
-    n_docs: int, pairs: Pairs, shingles: ShingleBatch, cancel: threading.Event | None, clock: Clock
+    n_docs: int,
+    pairs: Pairs,
+    shingles: ShingleBatch,
+    cancel: threading.Event | None,
+    clock: Clock,
+    ranks: RankedIds | None = None,
 ) -> Generator[Progress, None, tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.float64]]]:
     """Groups (one compiled pass over the pairs), then each group's lowest similarity over all its pairs: small
     groups a batch at a time, a large group a block of rows at a time (its pairs grow with the square of its size).
@@ -127,7 +132,7 @@ def group_stage(
     yield Progress("grouping", 0, len(comps), clock())
     ids = shingles.ids
     if sum(len(c) * (len(c) - 1) // 2 for c in comps) * (2 * counts.mean() + 16) > RANK_FROM * len(ids):
-        ids = ranked_ids(shingles, True, cancel)[0]  # most common ids first: a merge meets what two sets share early
+        ids = (ranks or RankedIds(shingles)).common_first(cancel)  # a merge meets what two sets share early
     g = 0
     while g < len(comps):
         check_cancel(cancel)
@@ -185,9 +190,10 @@ def pair_stages(
     check_cancel(cancel)
     cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
     stage_t["banding"] = clock() - sum(stage_t.values())
-    candidates, pairs = yield from verify_stage(cands, sigs, shingles, threshold, cancel, clock)
+    ranks = RankedIds(shingles)  # computed at most once, if the join or a large group needs it
+    candidates, pairs = yield from verify_stage(cands, sigs, shingles, threshold, cancel, clock, ranks)
     stage_t["verifying"] = clock() - sum(stage_t.values())
-    comps, group_min = yield from group_stage(len(sigs), pairs, shingles, cancel, clock)
+    comps, group_min = yield from group_stage(len(sigs), pairs, shingles, cancel, clock, ranks)
     stage_t["grouping"] = clock() - sum(stage_t.values())
     return candidates, pairs, comps, group_min
 

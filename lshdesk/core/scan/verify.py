@@ -51,8 +51,10 @@ def verify_stage(
     threshold: float,
     cancel: threading.Event | None,
     clock: Clock,
+    ranks: RankedIds | None = None,
 ) -> Generator[Progress, None, tuple[Pairs, Pairs]]:
-    """(every candidate with its estimate and exact J, nan where the join proved it below t; the verified pairs)."""
+    """(every candidate with its estimate and exact J, nan where the join proved it below t; the verified pairs).
+    ``ranks``: the batch's ids by frequency, when the caller will reuse them (grouping)."""
     left = np.ascontiguousarray(cands.left, dtype=np.int64)
     right = np.ascontiguousarray(cands.right, dtype=np.int64)
     counts = shingles.counts().astype(np.int64)
@@ -60,7 +62,7 @@ def verify_stage(
     yield Progress("verifying", 0, len(left), clock())
     if uses_join(int(counts[left].sum() + counts[right].sum()), threshold):
         inter = np.full(len(left), -1, dtype=np.int64)
-        steps: Iterator = _join_steps(shingles, sigs, left, right, threshold, inter, est, cancel)
+        steps: Iterator = _join_steps(ranks or RankedIds(shingles), sigs, left, right, threshold, inter, est, cancel)
     else:
         inter = np.zeros(len(left), dtype=np.int64)
         steps = _measure_steps(shingles, sigs, left, right, counts, inter, est)
@@ -105,27 +107,55 @@ def step_ends(cost: npt.NDArray, budget: int = STEP_COST) -> npt.NDArray[np.int6
     return unique(np.concatenate((np.maximum(ends, 1), [len(cost)]))).astype(np.int64)
 
 
-def ranked_ids(shingles: ShingleBatch, common_first: bool, cancel) -> tuple[npt.NDArray[np.int32], int]:
-    """The shingle ids renamed by document frequency, rarest first (most common first with ``common_first``), each
-    document's sorted; and the number of distinct ids. In steps of ``STEP_COST`` ids that answer a cancel."""
-    ids, offsets = shingles.ids, shingles.offsets
-    keys, df, slot = join_kernels.rank_table(len(ids))
-    for lo in range(0, len(ids), STEP_COST):
-        check_cancel(cancel)
-        join_kernels.count_ids(ids, lo, min(len(ids), lo + STEP_COST), keys, df, slot)
-    used = np.flatnonzero(df)
-    order = np.argsort(df[used].astype(np.int64) * len(df) + used)  # by frequency, ties by slot
-    rank = np.zeros(len(df), dtype=np.int64)
-    rank[used[order[::-1] if common_first else order]] = np.arange(len(used))
-    out = np.empty(len(ids), dtype=np.int32)
-    lo = 0
-    for hi in step_ends(shingles.counts() + 1).tolist():  # each document's ranks sorted: one sort of (doc, rank)
-        check_cancel(cancel)
-        a, b = int(offsets[lo]), int(offsets[hi])
-        doc = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(offsets[lo : hi + 1]))
-        out[a:b] = np.sort((doc << 32) | rank[slot[a:b]]) & 0xFFFFFFFF
-        lo = hi
-    return out, len(used)
+class RankedIds:
+    """A batch's shingle ids renamed by document frequency, each document's sorted, computed once for the join
+    (rarest first) and for grouping (most common first: the reverse). A one-to-one renaming: every intersection
+    size stays the same. Computed in steps of ``STEP_COST`` ids that answer a cancel."""
+
+    def __init__(self, shingles: ShingleBatch) -> None:
+        self.shingles = shingles
+        self._rare: tuple[npt.NDArray[np.int32], int] | None = None
+
+    def rare_first(self, cancel) -> tuple[npt.NDArray[np.int32], int]:
+        """(renamed ids, rarest id 0; the number of distinct ids)."""
+        if self._rare is None:
+            self._rare = self._rank(cancel)
+        return self._rare
+
+    def common_first(self, cancel) -> npt.NDArray[np.int32]:
+        """Renamed ids, the most common id 0: the rarest-first names reversed, each document's order with them."""
+        tok, n_distinct = self.rare_first(cancel)
+        offsets, out = self.shingles.offsets, np.empty_like(tok)
+        lo = 0
+        for hi in step_ends(self.shingles.counts() + 1).tolist():
+            check_cancel(cancel)
+            a, b = int(offsets[lo]), int(offsets[hi])
+            doc = np.repeat(np.arange(lo, hi), np.diff(offsets[lo : hi + 1]))
+            out[a:b] = (n_distinct - 1) - tok[offsets[doc] + offsets[doc + 1] - 1 - np.arange(a, b)]
+            lo = hi
+        return out
+
+    def _rank(self, cancel) -> tuple[npt.NDArray[np.int32], int]:
+        ids, offsets = self.shingles.ids, self.shingles.offsets
+        keys, df, slot = join_kernels.rank_table(len(ids))
+        for lo in range(0, len(ids), STEP_COST):
+            check_cancel(cancel)
+            join_kernels.count_ids(ids, lo, min(len(ids), lo + STEP_COST), keys, df, slot)
+        used = np.flatnonzero(df)
+        order = np.argsort(df[used].astype(np.int64) * len(df) + used)  # by frequency, ties by slot
+        rank = np.zeros(len(df), dtype=np.int64)
+        rank[used[order]] = np.arange(len(used))
+        out = np.empty(len(ids), dtype=np.int32)
+        lo = 0
+        for hi in step_ends(
+            self.shingles.counts() + 1
+        ).tolist():  # each document's ranks sorted: one sort of (doc, rank)
+            check_cancel(cancel)
+            a, b = int(offsets[lo]), int(offsets[hi])
+            doc = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(offsets[lo : hi + 1]))
+            out[a:b] = np.sort((doc << 32) | rank[slot[a:b]]) & 0xFFFFFFFF
+            lo = hi
+        return out, len(used)
 
 
 def _measure_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
@@ -142,13 +172,14 @@ def _measure_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
         lo = hi
 
 
-def _join_steps(shingles, sigs, left, right, threshold, inter, est, cancel) -> Iterator:
+def _join_steps(ranks, sigs, left, right, threshold, inter, est, cancel) -> Iterator:
     """Steps of the join: documents in processing order (smallest sets first), as many a step as run about
     ``STEP_SECONDS``; each step also estimates a proportional slice of the candidates."""
     t = threshold - HAIR
+    shingles = ranks.shingles
     counts = shingles.counts()
     n = len(counts)
-    tok, n_tokens = ranked_ids(shingles, False, cancel)
+    tok, n_tokens = ranks.rare_first(cancel)
     order = np.lexsort((np.arange(n), counts)).astype(np.int64)
     pos_of = np.empty(n, dtype=np.int64)
     pos_of[order] = np.arange(n)

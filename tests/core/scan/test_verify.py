@@ -104,10 +104,15 @@ def test_a_groups_lowest_similarity_with_early_exits_equals_brute_force(seed):
         min((jaccard(sets[a], sets[b]) for a, b in itertools.combinations(c.tolist(), 2)), default=1.0) for c in comps
     ]
     np.testing.assert_allclose(got, want, atol=1e-12)
-    for common_first in (True, False):  # ids renamed by frequency: the same intersections, so the same minimum
-        ranked, n_distinct = verify.ranked_ids(batch, common_first, None)
-        assert n_distinct == len(set().union(*sets))
-        renamed = ShingleBatch(ranked, batch.offsets, batch.n_tokens)
+    ranks = verify.RankedIds(batch)
+    rare, n_distinct = ranks.rare_first(None)
+    assert n_distinct == len(set().union(*sets))
+    common = ranks.common_first(None)
+    for d in range(len(sets)):  # each document sorted; the rarest first in one naming is last in the other
+        a, b = rare[batch.offsets[d] : batch.offsets[d + 1]], common[batch.offsets[d] : batch.offsets[d + 1]]
+        assert np.all(np.diff(a) > 0) and np.array_equal(np.sort(n_distinct - 1 - a), b)
+    for ids in (rare, common):  # ids renamed by frequency: the same intersections, so the same minimum
+        renamed = ShingleBatch(ids, batch.offsets, batch.n_tokens)
         np.testing.assert_allclose(group_min_similarity(comps, renamed), want, atol=1e-12)
 
 
