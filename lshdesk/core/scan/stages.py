@@ -130,7 +130,7 @@ def group_stage(
     counts = shingles.counts().astype(np.int64)
     lowest = lowest_in_groups(n_docs, comps, pairs)
     yield Progress("grouping", 0, len(comps), clock())
-    ids = shingles.ids
+    ids: npt.NDArray = shingles.ids
     if sum(len(c) * (len(c) - 1) // 2 for c in comps) * (2 * counts.mean() + 16) > RANK_FROM * len(ids):
         ids = (ranks or RankedIds(shingles)).common_first(cancel)  # a merge meets what two sets share early
     g = 0
