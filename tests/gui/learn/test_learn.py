@@ -15,23 +15,11 @@ from PySide6.QtCore import Qt
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
-from lshdesk.gui.learn import LearnView
 from lshdesk.gui.theme import TEAL_BG
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEMO = json.loads((FIXTURES / "article_demo.json").read_text(encoding="utf-8"))
 CONFIGS = {c["name"]: c for c in DEMO["configurations"]}
-
-
-@pytest.fixture
-def view(qtbot):
-    v = LearnView()
-    qtbot.addWidget(v)
-    v.resize(1100, 750)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    assert v.shutdown(5000), "experiment threads still running at teardown"
 
 
 def plain_words(text: str) -> set[str]:

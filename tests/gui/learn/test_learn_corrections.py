@@ -11,19 +11,7 @@ from lshdesk.core.scurve import probability, threshold
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.figures import percent_text
-from lshdesk.gui.learn import LearnView
 from lshdesk.gui.theme import contrast
-
-
-@pytest.fixture
-def view(qtbot):
-    v = LearnView()
-    qtbot.addWidget(v)
-    v.resize(1100, 750)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    assert v.shutdown(5000)
 
 
 def cell_pixel(table, row: int, col: int):
