@@ -12,13 +12,12 @@ for _helpers in ("core", "core/corpus", "core/actions", "gui"):
 # session does not compile them all again; importing the kernels package sets NUMBA_CACHE_DIR (kernels/cache.py)
 import lshdesk.core.kernels  # noqa: E402, F401
 
-# the signature cache (platformdirs) goes to a throwaway folder, never the user's cache
-os.environ["XDG_CACHE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-cache-")
-# so does lshdesk's log file (XDG_STATE_HOME): tests never touch the user's own
-os.environ["XDG_STATE_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-state-")
-# the action log (platformdirs), the freedesktop trash (send2trash reads this at import) and the desktop entries of
-# install-desktop go to a throwaway folder
-os.environ["XDG_DATA_HOME"] = __import__("tempfile").mkdtemp(prefix="lshdesk-test-data-")
+# the signature cache (platformdirs), lshdesk's log file (XDG_STATE_HOME), the action log, the freedesktop trash
+# (send2trash reads XDG_DATA_HOME at import) and the desktop entries of install-desktop go to one throwaway folder,
+# never the user's; it is removed when the session's process exits
+from tests.scratch_home import make_scratch_home  # noqa: E402
+
+SCRATCH_HOME = make_scratch_home()
 
 import pytest  # noqa: E402
 
