@@ -61,10 +61,6 @@ def _scan(args: argparse.Namespace) -> int:
         from lshdesk.cli_query import scan_containment
 
         return scan_containment(args, paths, params, reference)
-    if engine == "dask" and args.scheduler:
-        from lshdesk.distributed.cluster import check_scheduler
-
-        check_scheduler(args.scheduler, args.connect_timeout)  # a clear message now, not a silent wait
     cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
     gen = make_scan(
         engine,
@@ -73,6 +69,7 @@ def _scan(args: argparse.Namespace) -> int:
         args.cancel,
         reference,
         address=args.scheduler,
+        connect_timeout=args.connect_timeout,  # the scheduler is checked once, at the scan's start, within this
         cache=not args.no_cache,
         cache_path=cache_path,
         gather=False,

@@ -125,3 +125,36 @@ def test_the_connect_timeout_must_be_a_sensible_number(value, folder, capsys):
     with pytest.raises(SystemExit) as e:
         main(["scan", str(folder), "--scheduler", "tcp://127.0.0.1:8786", f"--connect-timeout={value}"])
     assert e.value.code == 2 and "timeout in seconds" in capsys.readouterr().err
+
+
+def _timed_scan(folder, address: str, timeout: float) -> tuple[int, float]:
+    t0 = time.monotonic()
+    code = main(["scan", str(folder), "--scheduler", address, "--connect-timeout", f"{timeout:g}", "-q"])
+    return code, time.monotonic() - t0
+
+
+def test_a_silent_port_is_named_within_the_connect_timeout(folder, capsys):
+    silent, _ = _listener(None)
+    address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+    code, took = _timed_scan(folder, address, 2)
+    silent.close()
+    assert code == 2 and took < 2 + 0.9  # the greeting wait and the question that follows share the 2 s
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and address in err[0] and "said nothing within 2 s" in err[0]
+
+
+def test_the_connect_timeout_reaches_the_dask_client_and_the_scheduler_is_checked_once(folder, capsys, monkeypatch):
+    pytest.importorskip("distributed")  # imported now, so its import time is not counted below
+    from lshdesk.distributed import cluster
+
+    dask_like, _ = _listener((1).to_bytes(8, "little"))  # starts a scheduler's greeting, then never says more
+    address = f"tcp://127.0.0.1:{dask_like.getsockname()[1]}"
+    checks = []
+    real_check = cluster.check_scheduler
+    monkeypatch.setattr(cluster, "check_scheduler", lambda a, t: checks.append((a, t)) or real_check(a, t))
+    code, took = _timed_scan(folder, address, 2)
+    dask_like.close()
+    assert checks == [(address, 2.0)]
+    assert code == 2 and took < 2 + 1.5  # dask's Client waited its own 10 s before
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot reach the Dask scheduler at {address}" in err[0]

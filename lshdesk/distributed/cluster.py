@@ -7,6 +7,8 @@ import importlib.util
 import logging
 import os
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,8 +57,10 @@ def check_address(address: str) -> tuple[str, str, int]:
 
 def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """Check the address, then that a Dask scheduler answers there within ``timeout`` s (it greets every new
-    connection); else ClusterError saying what answered, if anything: refused, silence, a web server, ..."""
+    connection); else ClusterError saying what answered, if anything: refused, silence, a web server, ...
+    Every step shares the one ``timeout``: the answer, good or bad, comes within it (plus a moment)."""
     scheme, host, port = check_address(address)
+    deadline = time.monotonic() + timeout
     where = f"cannot reach the Dask scheduler at {address}"
     try:
         sock = socket.create_connection((host, port), timeout=timeout)
@@ -71,22 +75,24 @@ def check_scheduler(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     with sock:
         if scheme == "tls":
             return  # the greeting comes after the TLS handshake: dask checks the rest
-        try:
+        try:  # a scheduler greets at once: half the time left is ample, the rest is for asking what else it is
+            sock.settimeout(max(0.05, (deadline - time.monotonic()) / 2))
             greeting = sock.recv(64)
         except (TimeoutError, OSError):
             greeting = b""
     if len(greeting) >= 8 and 0 < int.from_bytes(greeting[:8], "little") < 1024:  # a count of message frames
         return
-    raise ClusterError(f"{where}: {_what_answered(host, port, greeting, timeout)}, not a Dask scheduler")
+    said = _what_answered(host, port, greeting, max(0.05, deadline - time.monotonic()), timeout)
+    raise ClusterError(f"{where}: {said}, not a Dask scheduler")
 
 
-def _what_answered(host: str, port: int, greeting: bytes, timeout: float) -> str:
-    """What spoke at host:port, in a few words (an HTTP server is asked for its status line)."""
+def _what_answered(host: str, port: int, greeting: bytes, left: float, timeout: float) -> str:
+    """What spoke at host:port, in a few words (an HTTP server is asked for its status line, within ``left`` s)."""
     if greeting:
         first = greeting.split(b"\n")[0][:40].decode("ascii", "replace").strip()
         return f"something answered {first!r}"
     try:
-        with socket.create_connection((host, port), timeout=timeout) as sock:
+        with socket.create_connection((host, port), timeout=left) as sock:
             sock.sendall(f"HEAD / HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
             status = sock.recv(128).split(b"\r\n")[0].decode("ascii", "replace")
     except OSError:
@@ -190,7 +196,7 @@ def connect(
     """A client for the scan; closed (with the LocalCluster it started) on exit.
 
     ``client`` given: used as it is and left open. ``address`` given: that scheduler, checked first with
-    ``check_scheduler`` (it must answer within ``timeout`` s), then with ``describe``.
+    ``check_scheduler``, then connected to, both within ``timeout`` s in all, then checked with ``describe``.
     Neither: a LocalCluster of ``n_workers`` (default: one per core) single-threaded worker processes.
     """
     if client is not None:
@@ -200,11 +206,9 @@ def connect(
     from distributed import Client, LocalCluster
 
     if address:
+        deadline = time.monotonic() + timeout
         check_scheduler(address, timeout)  # before Client: it would wait minutes on a port that is not dask's
-        try:
-            cl = Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        cl = _open_client(address, max(0.5, deadline - time.monotonic()))
         try:
             describe(cl, timeout)
             yield cl
@@ -224,6 +228,43 @@ def connect(
     finally:
         _stop_workers(cluster)
         cluster.close()
+
+
+def _open_client(address: str, timeout: float) -> Client:
+    """A dask Client of the scheduler at ``address``, ready within ``timeout`` s, else ClusterError.
+
+    dask (2026.8) waits for the scheduler's half of the handshake with no time limit: a port that starts a
+    scheduler's greeting and falls silent would hang the scan for good. The Client is made on a thread of its own; one
+    that is not ready in time is left to finish there and closed when (if ever) it is.
+    """
+    from distributed import Client
+
+    lock, made, abandoned = threading.Lock(), [], []
+
+    def make() -> None:
+        try:
+            client: Client | BaseException = Client(address, timeout=timeout, set_as_default=False)
+        except BaseException as e:  # handed to the waiting thread, which raises it there
+            client = e
+        with lock:
+            if abandoned and isinstance(client, Client):
+                client.close()
+            made.append(client)
+
+    thread = threading.Thread(target=make, name="lshdesk-dask-client", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    with lock:
+        if not made:
+            abandoned.append(True)
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {address}: it did not finish its greeting within {timeout:g} s"
+            )
+    if isinstance(made[0], (OSError, TimeoutError, ValueError)):
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {made[0]}") from None
+    if isinstance(made[0], BaseException):
+        raise made[0]
+    return made[0]
 
 
 def _stop_workers(cluster, timeout: float = 0.5) -> None:

@@ -30,7 +30,7 @@ from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
-from lshdesk.distributed.cluster import ClusterError, connect, progress_sink, report_progress
+from lshdesk.distributed.cluster import CONNECT_TIMEOUT, ClusterError, connect, progress_sink, report_progress
 from lshdesk.distributed.graph import Graph, plan_partitions
 from lshdesk.distributed.listing import on_workers
 
@@ -49,16 +49,18 @@ def scan(
     n_workers: int | None = None,
     gather: bool = True,
     partition_files: int | None = None,
+    timeout: float | None = None,
 ) -> Generator[Progress, None, ScanResult]:
     """``pipeline.scan`` on a Dask cluster: the scheduler at ``address``, the given ``client``, or a LocalCluster.
 
     ``gather=True`` brings every signature and shingle set back, so the result is the local engine's in full (the
     GUI's side by side needs them). ``gather=False`` leaves them on the workers: ``signatures`` is then an
     ``(n_docs, 0)`` array and ``shingles`` holds counts only (``ids`` empty), enough for ``core.export``.
+    ``timeout``: seconds the scheduler at ``address`` has to answer (default ``cluster.CONNECT_TIMEOUT``).
     """
     t0 = time.perf_counter()
     yield Progress("connecting", 0, 0, 0.0)
-    with connect(address, client=client, n_workers=n_workers) as cl:
+    with connect(address, client=client, n_workers=n_workers, timeout=timeout or CONNECT_TIMEOUT) as cl:
         graph = Graph(cl, cancel, t0)
         try:
             return (yield from _scan(graph, list(roots), params, tuple(reference), gather, partition_files))

@@ -23,9 +23,11 @@ def make_scan(
     cache: bool = True,
     cache_path: str | None = None,
     gather: bool = True,
+    connect_timeout: float | None = None,
 ) -> Generator[Progress, None, ScanResult]:
     """The scan generator of ``engine``: 'local' (the signature cache at ``cache_path`` unless ``cache`` is False)
-    or 'dask' (the scheduler at ``address``, else worker processes on this machine; ``gather`` as in its ``scan``).
+    or 'dask' (the scheduler at ``address``, which must answer within ``connect_timeout`` s, else worker processes
+    on this machine; ``gather`` as in its ``scan``).
     A containment scan (``params.measure``) runs on this machine."""
     if params.measure == "containment":
         from lshdesk.core.query.corpus import containment_scan
@@ -38,7 +40,9 @@ def make_scan(
     if engine == "dask":
         from lshdesk.distributed.engine import scan as dask_scan
 
-        return dask_scan(roots, params, cancel, reference, address=address or None, gather=gather)
+        return dask_scan(
+            roots, params, cancel, reference, address=address or None, gather=gather, timeout=connect_timeout
+        )
     if engine != "local":
         raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
     if not cache:
