@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core.corpus.reading import read_texts
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui import acting, file_actions, menus, settings_store, similar
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
+from lshdesk.gui.learn.corpus_source import files_provider
 from lshdesk.gui.scan_controller import ScanController
 from lshdesk.gui.scurve.view import ScurveView
 from lshdesk.gui.signatures.view import SignatureView
@@ -33,8 +33,6 @@ from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.stale_banner import StaleBanner
 from lshdesk.gui.widgets.tour import Tour
-
-LEARN_MAX_DOCS = 200  # 'use my files' in the lessons reads at most this many documents (of at most 1 MB each)
 
 
 class MainWindow(QMainWindow):
@@ -164,19 +162,16 @@ class MainWindow(QMainWindow):
         self.side_by_side.clear()
         self.signature_view.set_result(result, self.names)
         self.scurve_view.set_result(result, self.names)
-        self.learn.set_corpus(self._corpus_texts if result is not None and len(result.docs) >= 2 else None)
+        enough = result is not None and len(result.docs) >= 2  # the lessons read the files when asked, on a worker
+        self.learn.set_corpus(
+            files_provider(zip(self.names, result.docs.paths), result.params.corpus.max_bytes) if enough else None
+        )
         for action in (self.actions.export, self.actions.report, self.actions.save_session):
             action.setEnabled(result is not None)
         r = result
         self.counts.setText(
             f"{len(r.docs):,} documents · {len(r.pairs):,} pairs · {len(r.groups):,} groups" if r is not None else ""
         )
-
-    def _corpus_texts(self) -> list[tuple[str, str]]:
-        """(name, text) of the scanned documents, for the lessons' 'use my files' (read when asked, not kept)."""
-        r = self.state.result
-        paths = r.docs.paths if r is not None else []
-        return read_texts(zip(self.names, paths), min(r.params.corpus.max_bytes, 1 << 20) if r else 0, LEARN_MAX_DOCS)
 
     def _show_selection(self, sel: Selection) -> None:
         self.signature_view.show_docs(sel.docs)

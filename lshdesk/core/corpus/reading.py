@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from lshdesk.core.corpus import extract
 from lshdesk.core.errors import NotText
@@ -70,14 +70,11 @@ def read_text(path: str, max_bytes: int, formats: frozenset[str] | None = None) 
     return file_text(read_bytes(path, max_bytes), path, formats)
 
 
-def read_texts(named_paths: Iterable[tuple[str, str]], max_bytes: int, limit: int) -> list[tuple[str, str]]:
-    """(name, text) of the first ``limit`` files of ``(name, path)`` that can be read; the others are left out."""
-    out: list[tuple[str, str]] = []
+def iter_texts(named_paths: Iterable[tuple[str, str]], max_bytes: int) -> Iterator[tuple[str, str]]:
+    """(name, text) of each file of ``(name, path)`` that can be read, one at a time (the others are left out)."""
     for name, path in named_paths:
-        if len(out) >= limit:  # read no more than is asked for
-            break
         try:
-            out.append((name, read_text(path, max_bytes)))
+            text = read_text(path, max_bytes)
         except (OSError, NotText):
             continue  # a file that vanished or is no longer text: the others are enough
-    return out
+        yield name, text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.errors import LshdeskError
-from lshdesk.core.shingling import tokenize
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.figures import percent_text, to_fixed
+from lshdesk.gui.learn.corpus_source import CorpusSource
 from lshdesk.gui.theme import (
     ACCENT,
     ERROR,
@@ -36,8 +36,6 @@ from lshdesk.gui.theme import (
 
 MAX_LESSON_DOCS = 120  # documents of the user's corpus used by lessons 3 and 4 (pairs grow as n^2)
 
-TextsProvider = Callable[[], list[tuple[str, str]]]
-
 
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
@@ -46,35 +44,6 @@ def esc(text: str) -> str:
 def short(name: str, n: int = 48) -> str:
     """A document name shortened in the middle to n characters."""
     return name if len(name) <= n else name[: n // 2 - 1] + "…" + name[-(n - n // 2) :]
-
-
-class CorpusSource(QObject):
-    """The loaded corpus's documents, fetched once from the provider when a lesson first asks for them."""
-
-    changed = Signal()
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._provider: TextsProvider | None = None
-        self._docs: list[tuple[str, str]] | None = None
-
-    def set_provider(self, provider: TextsProvider | None) -> None:
-        self._provider, self._docs = provider, None
-        self.changed.emit()
-
-    @property
-    def available(self) -> bool:
-        return self._provider is not None
-
-    def documents(self) -> list[tuple[str, str]]:
-        """(name, text) of every corpus document with at least one word; raises LshdeskError if there is none."""
-        if self._provider is None:
-            raise LshdeskError("no files are loaded: open a folder and scan it first")
-        if self._docs is None:
-            self._docs = [(n, t) for n, t in self._provider() if tokenize(t)]
-        if len(self._docs) < 2:
-            raise LshdeskError("the loaded corpus has fewer than two documents with words in them")
-        return self._docs
 
 
 class LessonPage(QScrollArea):
@@ -139,22 +108,23 @@ class LessonPage(QScrollArea):
         return button
 
     def add_use_files(self, source: CorpusSource, on_toggle: Callable[[bool], None]) -> QCheckBox:
-        """A 'Use my files' switch, enabled when a corpus is loaded; unticks itself (with the reason) on failure."""
+        """A 'Use my files' switch, enabled when a corpus is loaded. Ticked, it says 'Reading your files…' while a
+        worker reads them, then shows them (``on_toggle(True)``); it unticks itself (with the reason) on failure.
+        Unticking it, or another corpus arriving, stops a reading this page waits for."""
         box = QCheckBox("Use my files (the loaded corpus) instead of the built-in examples")
         note = QLabel()
         keep_color(note, ERROR)
         note.hide()
+        self.reading_note = QLabel("Reading your files…")
+        self.reading_note.setAccessibleName("Reading your files")
+        self.reading_note.hide()
 
-        def refresh() -> None:
-            box.setEnabled(source.available)
-            box.setToolTip("" if source.available else "Open a folder and scan it to use your own documents here.")
-            if not source.available and box.isChecked():
-                box.setChecked(False)
-
-        def toggled(on: bool) -> None:
-            note.hide()
+        def arrived() -> None:
+            self.reading_note.hide()
+            if not box.isChecked():
+                return
             try:
-                on_toggle(on)
+                on_toggle(True)
             except LshdeskError as e:
                 note.setText(str(e))
                 note.show()
@@ -163,11 +133,30 @@ class LessonPage(QScrollArea):
                 box.blockSignals(False)
                 on_toggle(False)
 
+        def toggled(on: bool) -> None:
+            note.hide()
+            if on:
+                self.reading_note.setVisible(not source.request(self, arrived))
+            else:
+                source.release(self)
+                self.reading_note.hide()
+                on_toggle(False)
+
+        def refresh() -> None:
+            box.setEnabled(source.available)
+            box.setToolTip("" if source.available else "Open a folder and scan it to use your own documents here.")
+            if box.isChecked():
+                if source.available:
+                    toggled(True)  # another corpus: read it and show it
+                else:
+                    box.setChecked(False)
+
         source.changed.connect(refresh)
         box.toggled.connect(toggled)
         refresh()
         self.body.insertWidget(2, box)
         self.body.insertWidget(3, note)
+        self.body.insertWidget(4, self.reading_note)
         self.use_files = box
         return box
 

@@ -131,6 +131,8 @@ class ExperimentPage(LessonPage):
         self.files_radio.setToolTip("" if on else "Open a folder and scan it to run this on your own documents.")
         if not on:
             self.sample_radio.setChecked(True)
+        if self.cancel_button.isEnabled() and not self.worker.busy:  # it waited for the files of another corpus
+            self._cancelled()
 
     def texts(self) -> tuple[list[str], str]:
         """The documents to experiment on, and how to name them."""
@@ -140,6 +142,12 @@ class ExperimentPage(LessonPage):
         return list(t.SENTENCES), "the eight sample sentences"
 
     def run(self) -> None:
+        if self.files_radio.isChecked() and self.source.available and not self.source.ready:
+            self.cancel()
+            self.say("Reading your files…")  # on a worker; the run starts when they are here
+            self.cancel_button.setEnabled(True)
+            self.source.request(self, self.run)
+            return
         n = self.seeds.value()
         try:
             texts, self.data_name = self.texts()
@@ -163,11 +171,12 @@ class ExperimentPage(LessonPage):
         )
 
     def cancel(self) -> None:
-        if self.worker.cancel():
+        reading = self.source.release(self)
+        if self.worker.cancel() or reading:
             self._cancelled()
 
     def is_running(self) -> bool:
-        return self.worker.busy
+        return self.worker.busy or self.source.waits(self)
 
     def _on_done(self, result) -> None:
         self.cancel_button.setEnabled(False)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.gui.kernel_warmup import pending_label, when_ready
-from lshdesk.gui.learn.common import CorpusSource, TextsProvider
+from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.lesson_banding import BandingLesson
@@ -222,9 +222,11 @@ class LearnView(QWidget):
                 return
 
     def set_corpus(self, texts_provider: TextsProvider | None) -> None:
-        """(name, text) of the loaded corpus's documents, called lazily when 'use my files' is switched on; None = no corpus."""
+        """(name, text) of the loaded corpus's documents, read on a worker when 'use my files' is first switched on;
+        None = no corpus."""
         self.source.set_provider(texts_provider)
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Cancel the experiments and wait for their threads; True if none is left running."""
-        return all([p.shutdown(timeout_ms) for p in self.pages if isinstance(p, ExperimentPage)])
+        """Cancel the experiments and the reading of the user's files, wait for their threads; True if none is left."""
+        pages = [p for p in self.pages if isinstance(p, ExperimentPage)]
+        return all([p.shutdown(timeout_ms) for p in pages] + [self.source.shutdown(timeout_ms)])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import threading
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -190,27 +191,91 @@ def test_use_my_files_is_lazy_and_switches_off_without_a_corpus(view, qtbot):
     docs = corpus()
     page = view.signatures
     assert not page.use_files.isEnabled()
-    view.set_corpus(lambda: calls.append(1) or docs)
+    view.set_corpus(lambda: calls.append(threading.current_thread()) or docs)
     assert page.use_files.isEnabled() and calls == []
     page.use_files.setChecked(True)
-    assert calls == [1]
-    assert page.doc_a.count() == 6  # the document with no words is left out
+    qtbot.waitUntil(lambda: page.doc_a.count() == 6)  # the document with no words is left out
+    assert calls and calls[0] is not threading.main_thread()  # read on a worker, not on the GUI thread
+    assert not page.reading_note.isVisible()
     a, b = set(docs[0][1].split()), set(docs[1][1].split())
     assert page.jaccard == pytest.approx(len(a & b) / len(a | b))
     view.banding.use_files.setChecked(True)
     view.scurve.use_files.setChecked(True)
-    assert calls == [1]  # fetched once, shared by the lessons
+    assert len(calls) == 1  # read once, shared by the lessons (here at once: no second reading)
     assert len(view.scurve.points.data) == 15 and view.banding.pairs.rowCount() > 0
     view.set_corpus(None)
     assert not page.use_files.isChecked() and not page.use_files.isEnabled()
     assert page.doc_a.itemText(0).startswith("0: Every evening")
 
 
+class GatedCorpus:
+    """A corpus whose documents come one at a time, each when the test lets it through (on the reading thread)."""
+
+    def __init__(self, docs: list[tuple[str, str]]) -> None:
+        self.docs, self.given, self.threads = docs, 0, []
+        self.gate, self.closed = threading.Semaphore(0), threading.Event()
+
+    def __call__(self):
+        self.threads.append(threading.current_thread())
+        try:
+            for doc in self.docs:
+                if not self.gate.acquire(timeout=10):
+                    return
+                self.given += 1
+                yield doc
+        finally:
+            self.closed.set()
+
+
+def test_use_my_files_says_it_reads_then_shows_the_documents_when_they_arrive(view, qtbot):
+    gated = GatedCorpus(corpus())
+    view.set_corpus(gated)
+    page = view.signatures
+    view.show_page(page)
+    page.use_files.setChecked(True)
+    assert page.reading_note.isVisible() and page.doc_a.count() == 8  # the sentences, until the files are here
+    qtbot.waitUntil(lambda: gated.threads != [])
+    assert gated.threads[0] is not threading.main_thread()
+    gated.gate.release(len(gated.docs))
+    qtbot.waitUntil(lambda: page.doc_a.count() == 6)
+    assert not page.reading_note.isVisible() and page.doc_a.itemText(0).startswith("0: folder/doc0.txt")
+
+
+def test_unticking_use_my_files_stops_the_reading(view, qtbot):
+    gated = GatedCorpus(corpus())
+    view.set_corpus(gated)
+    page = view.banding
+    view.show_page(page)
+    page.use_files.setChecked(True)
+    assert page.reading_note.isVisible()
+    gated.gate.release(1)
+    qtbot.waitUntil(lambda: gated.given == 1)
+    page.use_files.setChecked(False)
+    assert not page.reading_note.isVisible() and page.data_name == "the eight sample sentences"
+    gated.gate.release(len(gated.docs))
+    qtbot.waitUntil(gated.closed.is_set)
+    assert gated.given <= 2 and not view.source.ready  # stopped at the next document, nothing kept
+
+
+def test_another_corpus_cancels_the_reading_and_is_read_instead(view, qtbot):
+    first = GatedCorpus(corpus())
+    view.set_corpus(first)
+    page = view.signatures
+    page.use_files.setChecked(True)
+    view.set_corpus(lambda: corpus(4))
+    assert page.use_files.isChecked()
+    qtbot.waitUntil(lambda: page.doc_a.count() == 4)
+    first.gate.release(len(first.docs))
+    qtbot.waitUntil(first.closed.is_set)
+    qtbot.wait(50)  # anything the first reading still sent has been delivered (and dropped)
+    assert page.doc_a.count() == 4 and first.given <= 1 and not page.reading_note.isVisible()
+
+
 def test_use_my_files_with_too_few_documents_says_why(view, qtbot):
     view.set_corpus(lambda: [("only.txt", "one document")])
     page = view.scurve
     page.use_files.setChecked(True)
-    assert not page.use_files.isChecked()
+    qtbot.waitUntil(lambda: not page.use_files.isChecked())
     assert len(page.points.data) == 28  # back on the sample sentences
 
 
