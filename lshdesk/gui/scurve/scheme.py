@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QSlider,
     QSpinBox,
@@ -93,6 +92,7 @@ class SchemeControls(QGroupBox):
         self.r_slider.setAccessibleName("Rows slider")
         self.slots = SlotBar()
         self.slots_text = QLabel()
+        self.slots_text.setWordWrap(True)  # its longest line must not widen the panel past its scroll area
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(0.05, 1.0)
         self.threshold.setDecimals(2)
@@ -113,15 +113,14 @@ class SchemeControls(QGroupBox):
         grid.addWidget(self.slots_text, 3, 0, 1, 3)
         grid.addWidget(_buddy("Threshold", self.threshold), 4, 0)
         grid.addWidget(self.threshold, 4, 1, 1, 2)
-        grid.addWidget(_buddy("Compare", self.compare[0]), 5, 0)
-        row = QHBoxLayout()
-        for c in self.compare:
+        # one combo a row, the whole width: side by side they cut the preset names ("balanced 1…") at 1280 x 800
+        for row, (c, word) in enumerate(zip(self.compare, ("Compare", "and")), start=5):
             c.setToolTip("Draw a preset scheme's curve for comparison")
             c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            c.setMinimumContentsLength(5)  # fits the side panel of a 1024-pixel window
-            row.addWidget(c)
+            c.setMinimumContentsLength(len("balanced 16x8"))  # a preset's name whole; the panel is as wide as this
+            grid.addWidget(_buddy(word, c), row, 0)
+            grid.addWidget(c, row, 1, 1, 2)
             c.currentIndexChanged.connect(self.comparisonsChanged)
-        grid.addLayout(row, 5, 1, 1, 2)
         self.b_spin.valueChanged.connect(lambda v: self._edited("b"))
         self.r_spin.valueChanged.connect(lambda v: self._edited("r"))
         self.threshold.valueChanged.connect(self.thresholdChanged)
@@ -141,6 +140,7 @@ class SchemeControls(QGroupBox):
             for name, s in presets.items():
                 c.addItem(f"{name} {s}", (name, s))
             c.setCurrentIndex(min(i + 2, c.count() - 1) if i == 0 else 0)  # default: the balanced preset
+            c.view().setMinimumWidth(c.view().sizeHintForColumn(0) + 8)  # the list shows every name whole
             c.blockSignals(False)
 
     def banding(self) -> Banding:
