@@ -150,7 +150,8 @@ class Acting(QObject):
 
     # --- undo ------------------------------------------------------------------------------------------------------
     def undo(self) -> None:
-        """Move the files of the last move back; say where the trash holds the files sent there."""
+        """Move the files of the last move back (again: the move before it, and so on, newest first; each file is
+        checked unchanged and never replaces one); say where the trash holds the files sent there."""
         if self.slot.running:
             return
         entries = self.log.read()
@@ -175,7 +176,9 @@ class Acting(QObject):
         self._finisher = None
         self.cancel_action.setEnabled(False)
         again = " Scan again to see them in the results." if run.done else ""
-        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{note}")
+        following = last_run(self.log.read(), "move")
+        older = " Undo again for the move before." if following and following[0].run != run.entries[0].run else ""
+        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{older}{note}")
         if run.refused:
             self._report_refused(run.refused)
         self._enable()

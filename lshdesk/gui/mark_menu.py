@@ -64,7 +64,12 @@ def build(window: QMainWindow) -> MarkActions:
         copy_paths=_action(w, "Copy &paths", "Ctrl+Shift+C", "Copy the marked files' paths to the clipboard"),
         export=_action(w, "E&xport marked list…", None, "Save the marked files' list as CSV or JSON"),
         log=_action(w, "Action &log…", None, "What lshdesk moved, copied or sent to the trash, and when"),
-        undo=_action(w, "&Undo move", QKeySequence.StandardKey.Undo, "Move the files of the last move back"),
+        undo=_action(
+            w,
+            "&Undo move",
+            QKeySequence.StandardKey.Undo,
+            "Move the files of the last move back; again, the move before it",
+        ),
     )
     menu = QMenu("&Mark", w)
     rules = menu.addMenu("Mark by &rule")

@@ -135,6 +135,27 @@ def test_undo_moves_the_last_move_back_and_refuses_a_file_changed_since(scanned)
     assert last_run(log.read(), "move") == []  # the run is undone: Undo has nothing more to do
 
 
+def test_undo_steps_back_through_the_moves_newest_first_and_never_replaces_a_file(scanned):
+    tmp, result = scanned
+    log = ActionLog(tmp / "log.jsonl")
+    first = _run(result, "move", _marks(result, "g0_b.txt"), tmp, folder=str(tmp / "out1"))
+    second = _run(result, "move", _marks(result, "g1_b.txt", "lone0.txt"), tmp, folder=str(tmp / "out2"))
+    paths = result.docs.paths
+    [(a, a_dest)] = first.done
+    [(b, b_dest), (c, c_dest)] = second.done
+    Path(paths[c]).write_text("a new file where lone0.txt was")  # its old place is taken since
+
+    undo = run(UndoRun(last_run(log.read(), "move"), log).steps())  # the newest move first
+    assert undo.done == [paths[b]] and os.path.exists(paths[b]) and not os.path.exists(b_dest)
+    assert undo.refused[0][0] == c_dest and "not replaced" in undo.refused[0][1]
+    assert Path(paths[c]).read_text() == "a new file where lone0.txt was" and os.path.exists(c_dest)
+    assert os.path.exists(a_dest) and not os.path.exists(paths[a])  # the older move is left for the next Undo
+
+    again = run(UndoRun(last_run(log.read(), "move"), log).steps())
+    assert again.done == [paths[a]] and not os.path.exists(a_dest) and again.refused == []
+    assert last_run(log.read(), "move") == []  # both moves are undone: nothing more to move back
+
+
 def test_the_marked_list_exports_as_csv_and_json(scanned):
     _, result = scanned
     plan = make_plan(result, _marks(result, "g0_b.txt", "lone1.txt"))

@@ -81,6 +81,25 @@ def test_move_to_folder_updates_the_results_and_undo_moves_the_files_back(qtbot,
     assert "Nothing to move back" in window.progress.stage.text()
 
 
+def test_undo_again_moves_back_the_move_before(qtbot, scanned, monkeypatch):
+    window, tmp = scanned
+    moved = {}
+    for name, folder in (("g0_b.txt", "out1"), ("lone0.txt", "out2")):
+        (moved[folder],) = _mark(window, name)
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, f=folder, **k: str(tmp / f)))
+        window.acting.actions.move.trigger()
+        _confirm_and_wait(qtbot, window, window.acting.confirm)
+        assert not os.path.exists(moved[folder])
+    window.acting.actions.undo.trigger()
+    qtbot.waitUntil(lambda: not window.acting.slot.busy, timeout=10000)
+    assert os.path.exists(moved["out2"]) and not os.path.exists(moved["out1"])  # the newest move first
+    assert "Undo again for the move before" in window.progress.stage.text()
+    window.acting.actions.undo.trigger()
+    qtbot.waitUntil(lambda: not window.acting.slot.busy, timeout=10000)
+    assert os.path.exists(moved["out1"]) and "Moved 1 file back" in window.progress.stage.text()
+    assert "Undo again" not in window.progress.stage.text()
+
+
 def test_move_to_trash_goes_to_the_trash_folder(qtbot, scanned):
     window, _ = scanned
     (marked,) = _mark(window, "lone1.txt")
