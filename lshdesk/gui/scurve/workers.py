@@ -47,8 +47,9 @@ class ExploreWorkers(QObject):
         self.explore.idle.connect(self._explore_idle)
 
     def idle(self) -> bool:
-        """True when no explore request is waiting or running."""
-        return not (self._pending or self._timer.isActive() or self.explore.running)
+        """True when no explore request is waiting, running, or answered but not yet shown (a thread ends before
+        the GUI thread takes its queued answer)."""
+        return not (self._pending or self._timer.isActive() or self.explore.busy or self.explore.running)
 
     def reset(self, result: ScanResult | None, schemes: list[Banding]) -> None:
         """Drop all work; for a new result, start its exact reference (``schemes``: the loosest gives the pool)."""
