@@ -12,8 +12,9 @@ from lshdesk.core.kernels.jit import nb
 
 
 @nb.njit(inline="always")
-def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
-    """|A ∩ B| of documents p and q, whose ids are sorted and unique: a merge without branches in its loop."""
+def _count_until(ids, offsets, p, q, enough):  # pragma: no cover - compiled
+    """|A ∩ B| of documents p and q, whose ids are sorted and unique, or ``enough`` as soon as it is reached: a merge
+    without branches in its loop."""
     i, iend = offsets[p], offsets[p + 1]
     j, jend = offsets[q], offsets[q + 1]
     c = 0
@@ -22,7 +23,15 @@ def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
         c += u == v
         i += u <= v
         j += v <= u
+        if c >= enough:
+            break
     return c
+
+
+@nb.njit(inline="always")
+def _intersect(ids, offsets, p, q):  # pragma: no cover - compiled
+    """|A ∩ B| of documents p and q, whose ids are sorted and unique."""
+    return _count_until(ids, offsets, p, q, offsets[p + 1] - offsets[p] + 1)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -63,20 +72,13 @@ def components(n, left, right):  # pragma: no cover - compiled
 def _lower(ids, offsets, p, q, best):  # pragma: no cover - compiled
     """The exact Jaccard of documents p and q if it is below ``best``, else ``best``: the merge stops as soon as the
     shared count proves J >= best (in a group with a low pair, most pairs stop after a few shared ids)."""
-    i, iend = offsets[p], offsets[p + 1]
-    j, jend = offsets[q], offsets[q + 1]
-    total = iend - i + jend - j
+    total = offsets[p + 1] - offsets[p] + offsets[q + 1] - offsets[q]
     if total == 0:
         return min(best, 0.0)
     enough = math.ceil(best * total / (1.0 + best))  # |A ∩ B| >= enough means J >= best
-    c = 0
-    while i < iend and j < jend:
-        u, v = ids[i], ids[j]
-        c += u == v
-        i += u <= v
-        j += v <= u
-        if c >= enough:
-            return best
+    c = _count_until(ids, offsets, p, q, enough)
+    if c >= enough:
+        return best
     j_ab = c / (total - c)
     return j_ab if j_ab < best else best
 

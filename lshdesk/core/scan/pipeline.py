@@ -39,6 +39,7 @@ from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
 
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
+DENSE_THRESHOLD = 0.5  # at or below it (or with char shingles) a scan also loads the verification's join kernels
 
 
 @dataclass(frozen=True)
@@ -164,13 +165,14 @@ def scan(
     banding = scan_banding(params)
     family = make_family(sp)
     compiled = None  # the kernels load on a helper thread from the first file listed: an empty folder loads none
+    dense = sp.shingle.kind == "char" or params.threshold <= DENSE_THRESHOLD  # the join may verify: load it too
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus):
         if isinstance(entry, SourceFile):
             files.add(entry)
-            compiled = compiled or start_compiling(sp, family)  # while the rest is listed
+            compiled = compiled or start_compiling(sp, family, dense)  # while the rest is listed
         else:
             skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:

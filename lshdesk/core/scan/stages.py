@@ -27,7 +27,7 @@ from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.estimate import estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.verify import STEP_COST, RankedIds, verify_stage
+from lshdesk.core.scan.verify import STEP_COST, RankedIds, verify_stage, warm_join
 from lshdesk.core.shingling import ShingleBatch
 
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
@@ -36,10 +36,12 @@ LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer w
 Clock = Callable[[], float]
 
 
-def start_compiling(sp: SignatureParams, family: HashFamily) -> threading.Event:
-    """Load (or, the first time, compile) the kernels these settings use on a helper thread; set when done."""
+def start_compiling(sp: SignatureParams, family: HashFamily, dense: bool = False) -> threading.Event:
+    """Load (or, the first time, compile) the kernels these settings use on a helper thread; set when done.
+    ``dense``: settings that may bring millions of candidates (char shingles, a low threshold) also load the
+    verification's join and the ranked grouping, so the scan does not wait for them after reading."""
     done = threading.Event()
-    threading.Thread(target=_warm, args=(sp, family, done), name="lshdesk-compile", daemon=True).start()
+    threading.Thread(target=_warm, args=(sp, family, dense, done), name="lshdesk-compile", daemon=True).start()
     return done
 
 
@@ -55,7 +57,7 @@ def compile_stage(
             yield Progress("compiling", 0, 0, clock())
 
 
-def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> None:
+def _warm(sp: SignatureParams, family: HashFamily, dense: bool, done: threading.Event) -> None:
     try:
         texts = ["warm up the kernels for a scan", "warm up a kernel for the scan"]
         prep = Prepared([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
@@ -68,6 +70,9 @@ def _warm(sp: SignatureParams, family: HashFamily, done: threading.Event) -> Non
         pair_kernels.components(2, *two)
         pair_kernels.group_min_jaccard(batch.ids, batch.offsets, members, starts, np.ones(1))
         pair_kernels.rows_min_jaccard(batch.ids, batch.offsets, members, 0, 1, 1.0)
+        _merge_counts(*(np.array([1, 2], dtype=np.int64),) * 4)
+        if dense:
+            warm_join(batch, sigs)
     finally:
         done.set()
 

@@ -75,6 +75,15 @@ def verify_stage(
     return scored, verified(scored, threshold)
 
 
+def warm_join(shingles: ShingleBatch, sigs: npt.NDArray) -> None:
+    """Load the join's kernels and the frequency renaming (a join of the first two documents)."""
+    left, right = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
+    ranks = RankedIds(shingles)
+    for step, _ in _join_steps(ranks, sigs, left, right, 0.5, np.full(1, -1, dtype=np.int64), np.zeros(1), None):
+        step()
+    ranks.common_first(None)
+
+
 def _run_steps(steps: Iterator, total: int, cancel, clock: Clock) -> Generator[Progress, None, None]:
     """Run ``(function, candidates done after it)`` steps two at a time; reports follow the oldest step, in order."""
     pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
