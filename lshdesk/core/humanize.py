@@ -23,7 +23,9 @@ def scheme_text(bands: int, rows: int) -> str:
 
 
 def human_count(n: float) -> str:
-    """A large count for people: '950', '12,000', '1.4 M'."""
+    """A large count for people: '950', '12,000', '1.4 M', '2.3 billion'."""
+    if n >= 1e9:
+        return f"{n / 1e9:.1f} billion"
     if n >= 1e6:
         return f"{n / 1e6:.1f} M"
     return f"{round(n, -3 if n >= 1e4 else 0):,.0f}"

@@ -53,10 +53,14 @@ def _scan_settings(root: str, shingle: str, t: float, k: int) -> dict:
     import time
 
     from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
+    from lshdesk.core.scan.estimate import TooManyCandidates
     from lshdesk.core.scan.pipeline import run, scan
 
     params = ScanParams(SignatureParams(ShingleSpec.parse(shingle), k=k), threshold=t)
-    run(scan([root], params))  # the kernels these settings need, loaded (and the page cache warm)
+    try:
+        run(scan([root], params))  # the kernels these settings need, loaded (and the page cache warm)
+    except TooManyCandidates as e:  # lshdesk refuses what would exhaust the memory
+        return {"refused": str(e)}
     t0 = time.perf_counter()
     r = run(scan([root], params))
     out = {"scan_s": time.perf_counter() - t0, "n_candidates": len(r.candidates), "n_pairs": len(r.pairs)}
@@ -99,6 +103,10 @@ def dense(root: str, args: argparse.Namespace, report: dict) -> None:
             bc.run_worker(HERE, {"task": "dense", "root": root, "shingle": shingle, "threshold": t, "k": args.k})
             for _ in range(args.runs)
         ]
+        if "refused" in outs[0]:
+            report.setdefault("dense", {})[root] = outs[0]
+            print(f"\nDense scan: {shingle} at {t} refused by lshdesk: {outs[0]['refused']}")
+            return
         cli = [_cli_seconds(root, shingle, t, args.k) for _ in range(args.runs)]
         rows[shingle] = {**outs[0], "scan_s": bc.median([o["scan_s"] for o in outs]), "cli_s": bc.median(cli)}
     ratio = rows["char:5"]["scan_s"] / rows["word:3"]["scan_s"]

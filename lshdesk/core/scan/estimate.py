@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from lshdesk.core.humanize import human_count, human_seconds
-from lshdesk.core.kernels import pairs as pair_kernels
+from lshdesk.core.errors import LshdeskError
+from lshdesk.core.humanize import human_count, human_seconds, human_size
+from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding, ShingleSpec
 from lshdesk.core.shingling import ShingleBatch
@@ -18,6 +20,8 @@ SAMPLE_DOCS = 1500  # documents whose signatures are banded for the estimate (ex
 TIMED_PAIRS = 2000  # sampled candidates verified to time one comparison
 WARN_PAIRS = 1_000_000  # a scan expected to verify this many candidates, or to take WARN_SECONDS, is warned of
 WARN_SECONDS = 15.0
+BYTES_PER_CANDIDATE = 128  # peak memory per candidate pair (measured ~84 B: 6.3 M candidates, 530 MB over the scan)
+MEMORY_SHARE = 0.8  # a scan may plan to use this share of the free memory
 THREADS = 2  # verification runs on two threads (scan.verify)
 
 
@@ -34,13 +38,46 @@ class Estimate:
         """A sentence for the user when the scan will be slow ("" when it will not)."""
         if self.pairs < WARN_PAIRS and self.seconds < WARN_SECONDS:
             return ""
-        faster = "raise the threshold"
-        if shingle.kind == "char":
-            faster += " or use word shingles"
-        elif shingle.n < 3:
-            faster += " or use longer word shingles (word:3)"
         took = "under a second" if self.seconds < 1 else f"~{human_seconds(self.seconds)}"
-        return f"about {human_count(self.pairs)} candidate pairs, {took}; {faster} to go faster"
+        return f"about {human_count(self.pairs)} candidate pairs, {took}; {_fewer(shingle)} to go faster"
+
+    def check_memory(self, shingle: ShingleSpec, available: int | None) -> None:
+        """Refuse a scan whose candidates would not fit in ``available`` bytes (None: unknown, not checked):
+        banding and verifying them would exhaust the memory and the system would end lshdesk."""
+        need = self.pairs * BYTES_PER_CANDIDATE
+        if available is not None and need > MEMORY_SHARE * available:
+            raise TooManyCandidates(
+                f"about {human_count(self.pairs)} candidate pairs would need about {human_size(need)} of memory and "
+                f"{human_size(available)} is free: {_fewer(shingle)}"
+            )
+
+
+class TooManyCandidates(LshdeskError):
+    """The banding would bring more candidate pairs than the memory holds; the message says how to get fewer."""
+
+
+def _fewer(shingle: ShingleSpec) -> str:
+    """How to get fewer candidates with these shingles."""
+    if shingle.kind == "char":
+        return "raise the threshold or use word shingles"
+    if shingle.n < 3:
+        return "raise the threshold or use longer word shingles (word:3)"
+    return "raise the threshold"
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (Linux: MemAvailable; elsewhere the free pages), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def estimate_candidates(
@@ -66,6 +103,6 @@ def estimate_candidates(
     if len(left):
         pick = rng.choice(len(left), min(len(left), TIMED_PAIRS), replace=False)
         t0 = time.perf_counter()
-        pair_kernels.intersection_sizes(shingles.ids, shingles.offsets, left[pick], right[pick])
+        probe_intersection_sizes(shingles.ids, shingles.offsets, left[pick], right[pick])
         seconds = (time.perf_counter() - t0) / len(pick) * pairs / THREADS
     return Estimate(pairs, seconds, m, n)

@@ -24,7 +24,7 @@ from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates, band_range_codes
 from lshdesk.core.minhash import HashFamily, estimate_pairs
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.scan.estimate import estimate_candidates
+from lshdesk.core.scan.estimate import available_memory, estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.verify import STEP_COST, RankedIds, verify_stage, warm_join
@@ -191,6 +191,7 @@ def pair_stages(
         empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
         return empty, empty, [], np.zeros(0)
     est = estimate_candidates(sigs, shingles, banding, is_ref)
+    est.check_memory(shingle, available_memory())
     yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
     check_cancel(cancel)
     cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)

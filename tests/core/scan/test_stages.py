@@ -223,3 +223,24 @@ def test_banding_in_steps_finds_the_same_candidates_as_one_call():
     cross = run(band_stage(sigs, banding, is_ref, None, stopwatch()))
     keep = is_ref[whole.left] != is_ref[whole.right]
     assert np.array_equal(cross.left, whole.left[keep]) and np.array_equal(cross.bands, whole.bands[keep])
+
+
+def test_a_scan_whose_candidates_would_not_fit_in_memory_is_refused_before_banding(tmp_path, monkeypatch):
+    from lshdesk.core.scan import stages
+    from lshdesk.core.scan.estimate import BYTES_PER_CANDIDATE, MEMORY_SHARE, Estimate, TooManyCandidates
+
+    est = Estimate(2.4e9, 100.0, 1500, 100_000)
+    with pytest.raises(
+        TooManyCandidates, match=r"about 2\.4 billion candidate pairs would need about 286\.1 GB .* use word"
+    ):
+        est.check_memory(ShingleSpec.parse("char:5"), 20 * 2**30)
+    est.check_memory(ShingleSpec.parse("char:5"), None)  # unknown free memory: not checked
+    est.check_memory(ShingleSpec.parse("char:5"), int(2.4e9 * BYTES_PER_CANDIDATE / MEMORY_SHARE) + 1)
+
+    write_tree(tmp_path, {f"d{i:04d}.txt": t for i, t in enumerate(_texts(60))})
+    banded = []
+    monkeypatch.setattr(stages, "band_stage", lambda *a: banded.append(1))
+    monkeypatch.setattr(stages, "available_memory", lambda: 1000)  # a kilobyte free: any candidate is too many
+    with pytest.raises(TooManyCandidates, match="raise the threshold or use word shingles"):
+        run(scan([str(tmp_path)], ScanParams(CHAR5, 0.3)))
+    assert not banded
