@@ -27,7 +27,7 @@ from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.estimate import available_memory, estimate_candidates
 from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.verify import STEP_COST, RankedIds, verify_stage, warm_join
+from lshdesk.core.scan.verify import STEP_COST, RankedIds, uses_join, verify_stage, warm_join
 from lshdesk.core.shingling import ShingleBatch
 
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
@@ -194,9 +194,11 @@ def pair_stages(
     est.check_memory(shingle, available_memory())
     yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
     check_cancel(cancel)
+    ranks = RankedIds(shingles)  # computed at most once, if the join or a large group needs it
+    if uses_join(int(2 * est.pairs * shingles.counts().mean()), threshold):
+        ranks.start(cancel)  # renamed while banding runs: the join needs it first
     cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
     stage_t["banding"] = clock() - sum(stage_t.values())
-    ranks = RankedIds(shingles)  # computed at most once, if the join or a large group needs it
     candidates, pairs = yield from verify_stage(cands, sigs, shingles, threshold, cancel, clock, ranks)
     stage_t["verifying"] = clock() - sum(stage_t.values())
     comps, group_min = yield from group_stage(len(sigs), pairs, shingles, cancel, clock, ranks)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -123,13 +123,24 @@ class RankedIds:
 
     def __init__(self, shingles: ShingleBatch) -> None:
         self.shingles = shingles
-        self._rare: tuple[npt.NDArray[np.int32], int] | None = None
+        self._rare: Future | None = None
+        self._lock = threading.Lock()
+
+    def start(self, cancel) -> None:
+        """Begin the renaming on a helper thread (while the caller bands), for ``rare_first`` to collect."""
+        with self._lock:
+            if self._rare is None:
+                pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-rank")
+                self._rare = pool.submit(self._rank, cancel)
+                pool.shutdown(wait=False)
 
     def rare_first(self, cancel) -> tuple[npt.NDArray[np.int32], int]:
         """(renamed ids, rarest id 0; the number of distinct ids)."""
-        if self._rare is None:
-            self._rare = self._rank(cancel)
-        return self._rare
+        with self._lock:
+            if self._rare is None:
+                self._rare = Future()
+                self._rare.set_result(self._rank(cancel))
+        return self._rare.result()
 
     def common_first(self, cancel) -> npt.NDArray[np.int32]:
         """Renamed ids, the most common id 0: the rarest-first names reversed, each document's order with them."""
