@@ -164,7 +164,7 @@ class MainWindow(QMainWindow):
         self.scurve_view.set_result(result, self.names)
         enough = result is not None and len(result.docs) >= 2  # the lessons read the files when asked, on a worker
         self.learn.set_corpus(
-            files_provider(zip(self.names, result.docs.paths), result.params.corpus.max_bytes) if enough else None
+            files_provider(self.names, result.docs.paths, result.params.corpus.max_bytes) if enough else None
         )
         for action in (self.actions.export, self.actions.report, self.actions.save_session):
             action.setEnabled(result is not None)

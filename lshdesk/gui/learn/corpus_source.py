@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
 
 from PySide6.QtCore import QObject, Signal
@@ -19,10 +19,11 @@ LEARN_MAX_BYTES = 1 << 20
 TextsProvider = Callable[[], Iterable[tuple[str, str]]]  # (name, text) of the corpus's documents, lazily
 
 
-def files_provider(named_paths: Iterable[tuple[str, str]], max_bytes: int) -> TextsProvider:
-    """The first ``LEARN_MAX_DOCS`` readable files of ``(name, path)`` (at most 1 MB each), read when iterated."""
-    named, cap = list(named_paths), min(max_bytes, LEARN_MAX_BYTES)
-    return lambda: islice(iter_texts(named, cap), LEARN_MAX_DOCS)
+def files_provider(names: Sequence[str], paths: Sequence[str], max_bytes: int) -> TextsProvider:
+    """The first ``LEARN_MAX_DOCS`` readable files (at most 1 MB each), read when iterated, named as shown. The
+    sequences are a result's (never changed): nothing is copied on the GUI thread (100k names took 16 ms)."""
+    cap = min(max_bytes, LEARN_MAX_BYTES)
+    return lambda: islice(iter_texts(zip(names, paths), cap), LEARN_MAX_DOCS)
 
 
 def _reading(provider: TextsProvider) -> Callable[[threading.Event], Generator]:
