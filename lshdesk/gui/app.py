@@ -30,9 +30,11 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
     Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one. The compiled kernels
     are made ready afterwards, behind the shown window (``kernel_warmup``).
     """
+    from lshdesk.gui import relayout
     from lshdesk.gui.mainwindow import MainWindow
 
     window = MainWindow(settings)
+    relayout.install(window, [window.tabs, window.results.tabs])  # readers step back while the window relayouts
     gc.collect()
     gc.freeze()
     sys.setswitchinterval(SWITCH_INTERVAL)

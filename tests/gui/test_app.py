@@ -50,3 +50,27 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
     finally:
         sys.setswitchinterval(switch)
         gc.unfreeze()
+
+
+def test_resizing_the_window_or_switching_tabs_asks_the_readers_to_step_back(qtbot, settings, monkeypatch):
+    import time
+
+    from lshdesk.core import threads
+    from lshdesk.gui.app import make_window
+
+    window = make_window(settings)
+    qtbot.addWidget(window)
+    window.resize(1000, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    for act in (lambda: window.resize(1100, 760), lambda: window.tabs.setCurrentIndex(1)):
+        monkeypatch.setattr(threads, "_yield_until", 0.0)
+        act()
+        qtbot.wait(1)
+        assert threads._yield_until > time.monotonic()  # readers step back for a moment
+    window.results.tabs.setCurrentIndex(0)
+    monkeypatch.setattr(threads, "_yield_until", 0.0)
+    window.results.tabs.setCurrentIndex(2)
+    assert threads._yield_until > time.monotonic()
+    monkeypatch.setattr(threads, "_yield_until", 0.0)
+    window.close()

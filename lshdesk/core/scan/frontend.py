@@ -25,7 +25,7 @@ from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.shingling import ShingleBatch, char_batch, pack, shingle_strings, token_bytes, word_batch
-from lshdesk.core.threads import wait_for
+from lshdesk.core.threads import step_back, wait_for
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
@@ -112,6 +112,7 @@ def read_listed(
     got: list[tuple[int, str, bytes, str]] = []  # (index, skip reason or "", token bytes, text), in index order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
     for i in index:
+        step_back()  # the window is relayouting: let the GUI thread have the GIL (threads.give_way)
         path = paths[i]
         try:
             data = fetched.pop(i) if i in fetched else read_bytes(path, max_bytes)
