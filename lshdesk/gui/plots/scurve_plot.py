@@ -232,12 +232,9 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
 
     def _shade(self) -> None:
         b, r, t = self.banding.bands, self.banding.rows, self.t
-        left = np.append(X[X < t], t)
-        right = np.insert(X[X > t], 0, t)
-        # each fill redraws when a curve of it changes: the straight edges (two points) change quietly first, so
-        # each fill is drawn once (drawing the two fills twice with 401-point edges took ~18 ms of a result's show)
-        for edge, xs, level in ((self.fp_base, (0.0, t), 0.0), (self.fn_top, (t, 1.0), 1.0)):
-            edge.blockSignals(True)
+        left, right = np.append(X[X < t], t), np.insert(X[X > t], 0, t)
+        for edge, xs, level in ((self.fp_base, (0.0, t), 0.0), (self.fn_top, (t, 1.0), 1.0)):  # straight, quietly:
+            edge.blockSignals(True)  # each fill is then redrawn once, not twice (18 ms of a result's show before)
             edge.setData(np.array(xs), np.full(2, level))
             edge.blockSignals(False)
         self.fp_top.setData(left, probability(left, b, r))
