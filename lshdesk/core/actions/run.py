@@ -39,14 +39,39 @@ def trash_location() -> str:
     return os.path.join(data, "Trash", "files") + " (your file manager's Trash)"
 
 
+NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
+
+
+def _link(src: str, dest: str) -> bool:
+    """Give ``src`` the name ``dest`` too, in one step that fails if ``dest`` exists (FileExistsError): a file
+    appearing there meanwhile is never replaced. False where the file system has no hard links."""
+    try:
+        os.link(src, dest, follow_symlinks=False)
+    except OSError as e:
+        if e.errno in NO_HARD_LINKS:
+            return False
+        raise
+    return True
+
+
 def copy_atomic(src: str, dest: str) -> None:
-    """Copy with data and times to ``dest``, which appears only once complete (never half-written)."""
+    """Copy with data and times to ``dest``, which appears only once complete (never half-written) and never in
+    place of a file that is there (FileExistsError)."""
     tmp = dest + ".lshdesk-part"
     try:
         shutil.copy2(src, tmp)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(tmp, dest)
+        if _link(tmp, dest):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                os.unlink(dest)  # no copy is left behind, the part file goes below
+                raise
+        elif os.path.lexists(dest):  # no hard links: checked just before the replace
+            raise FileExistsError(f"{dest} already exists")
+        else:
+            os.replace(tmp, dest)
     except BaseException:
         if os.path.lexists(tmp):
             os.unlink(tmp)
@@ -54,12 +79,20 @@ def copy_atomic(src: str, dest: str) -> None:
 
 
 def move_file(src: str, dest: str) -> None:
-    """Rename, or across devices copy completely then remove the source; never replaces an existing file."""
+    """Rename, or across devices copy completely then remove the source; never replaces an existing file (the new
+    name is a hard link made in one step where the file system has them, then the old name goes)."""
     if os.path.lexists(dest):
         raise FileExistsError(f"{dest} already exists")
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     try:
-        os.rename(src, dest)
+        if _link(src, dest):
+            try:
+                os.unlink(src)
+            except OSError:
+                os.unlink(dest)  # the file keeps its one name, where it was
+                raise
+        else:
+            os.rename(src, dest)
     except OSError as e:
         if e.errno != errno.EXDEV:  # another device: copy, then remove the original
             raise

@@ -177,10 +177,14 @@ def test_a_move_to_another_device_copies_then_removes_and_never_leaves_two_copie
     src.write_text("text")
     os.utime(src, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
 
-    def cross_device(a, b):
+    def cross_device(a, b, **_kw):
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
+    real_link = os.link
     monkeypatch.setattr(runs.os, "rename", cross_device)
+    monkeypatch.setattr(  # only the source lies on another device: the copy beside dest links as usual
+        runs.os, "link", lambda a, b, **kw: cross_device(a, b) if a == str(src) else real_link(a, b, **kw)
+    )
     runs.move_file(str(src), str(dest))
     assert not src.exists() and dest.read_text() == "text"
     assert os.stat(dest).st_mtime_ns == 1_600_000_000_000_000_000  # the date travels: Undo can check it
@@ -195,3 +199,19 @@ def test_a_move_to_another_device_copies_then_removes_and_never_leaves_two_copie
 
 def _boom(path):
     raise PermissionError(13, "Permission denied", path)
+
+
+def test_a_file_appearing_at_the_destination_meanwhile_is_never_replaced(tmp_path, monkeypatch):
+    from lshdesk.core.actions import run as runs
+
+    src, dest = tmp_path / "a.txt", tmp_path / "out" / "a.txt"
+    src.write_text("mine")
+    dest.parent.mkdir()
+    dest.write_text("theirs")  # appears after the check: the check is made to miss it
+    monkeypatch.setattr(runs.os.path, "lexists", lambda p, _real=os.path.lexists: False if p == str(dest) else _real(p))
+    with pytest.raises(FileExistsError):
+        runs.move_file(str(src), str(dest))
+    assert src.read_text() == "mine" and dest.read_text() == "theirs"
+    with pytest.raises(FileExistsError):
+        runs.copy_atomic(str(src), str(dest))
+    assert dest.read_text() == "theirs" and sorted(p.name for p in dest.parent.iterdir()) == ["a.txt"]
