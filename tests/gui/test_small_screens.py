@@ -38,6 +38,12 @@ def test_a_small_window_keeps_the_plot_tall_and_every_number_box_whole(qtbot, wi
     side = scheme.parentWidget().parentWidget()  # the side panel's scroll viewport
     for box in (scheme.b_spin, scheme.r_spin, scheme.threshold):
         assert _inside(box, side), box.accessibleName()
+    for size in ((1024, 640), (1024, 768)):  # the plot's whole width is in view (at 1024 x 768 its legend cut it)
+        window.resize(*size)
+        qtbot.wait(50)
+        right = plot.plot_item.mapRectToScene(plot.plot_item.boundingRect()).right()
+        assert right <= plot.viewport().width() + 1, (size, right, plot.viewport().width())
+    window.resize(1024, 640)
     params = window.params_panel
     viewport = params.parentWidget()
     for box in params.findChildren(QAbstractSpinBox):

@@ -55,9 +55,8 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         pi.setMenuEnabled(False)
         pi.hideButtons()
         pi.showGrid(x=True, y=True, alpha=0.15)
-        pi.setLabel("bottom", "Exact Jaccard similarity J of a pair")
-        pi.setLabel("left", "Candidate probability")
-        for ax in ("bottom", "left"):
+        for ax, label in (("bottom", "Exact Jaccard similarity J of a pair"), ("left", "Candidate probability")):
+            pi.setLabel(ax, label)
             pi.getAxis(ax).enableAutoSIPrefix(False)
         ticks = [(v, f"{v:g}") for v in np.round(np.arange(0, 1.01, 0.2), 1)]
         pi.getAxis("left").setTicks([ticks + [(1 + RUG / 2 + 0.02, "caught"), (-RUG / 2 - 0.02, "not caught")], []])
@@ -65,7 +64,6 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         pi.setMouseEnabled(x=False, y=False)
         self.legend = pg.LegendItem(colCount=3, labelTextSize="8pt", horSpacing=14)
         self.addItem(self.legend, row=1, col=0)
-
         clear = pg.mkPen(0, 0, 0, 0)
         self.fp_top, self.fp_base, self.fn_curve, self.fn_top = (pg.PlotCurveItem(pen=clear) for _ in range(4))
         self.fp_fill = pg.FillBetweenItem(self.fp_top, self.fp_base, brush=FP)
@@ -154,13 +152,15 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.legend.addItem(self.rates, "measured rate per bin (95% CI)")
 
     def resizeEvent(self, event) -> None:
-        """As many legend columns as fit, so the legend never widens the plot past the view; on a short screen the
-        legend steps aside (its words are in the tooltip and the help) so that the plot keeps its height."""
-        cols = 3 if self.width() >= 760 else 2 if self.width() >= 400 else 1
+        """As many legend columns as fit the width; on a short screen the legend steps aside (its words are in the
+        tooltip and the help) so that the plot keeps its height. Either way it never widens the plot past the view."""
         legend = getattr(self, "legend", None)  # pyqtgraph resizes once before __init__ has made it
         if legend is not None and not getattr(self, "closed", False):  # close() has deleted the scene's items
-            if cols != legend.columnCount:
-                legend.setColumnCount(cols)
+            for cols in (3, 2, 1):  # the most columns whose labels fit (at 1024 x 768 two did not: the plot was cut)
+                if cols != legend.columnCount:
+                    legend.setColumnCount(cols)
+                if legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).width() <= self.width() - 16:
+                    break
             self._fit_legend()
         super().resizeEvent(event)
 
@@ -173,7 +173,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         show = room >= MIN_PLOT_HEIGHT
         if show != self.legend_shown():
             self.legend.setVisible(show)  # it stays in the layout (and the scene); its row folds to nothing
-            self.legend.setMaximumHeight(1e6 if show else 0)
+            self.legend.setMaximumSize(1e6 if show else 0, 1e6 if show else 0)  # folded away: no height, no width
             self.legend.setMinimumHeight(0)
             self.ci.layout.setRowSpacing(0, 5 if show else 0)
             self.setToolTip("" if show else "The legend is hidden to keep the plot tall: " + LEGEND_WORDS)
