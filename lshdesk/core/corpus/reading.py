@@ -10,11 +10,13 @@ from lshdesk.core.corpus import extract
 from lshdesk.core.errors import NotText
 from lshdesk.core.humanize import human_size
 
+OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)  # a FIFO never blocks the open
+
 
 def read_bytes(path: str, max_bytes: int) -> bytes:
     """A file's bytes, without following it into a FIFO or reading past the size cap; NotText with the reason."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except FileNotFoundError:
         raise NotText("file vanished before it could be read") from None
     except OSError as e:
