@@ -39,7 +39,7 @@ from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
 
 WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
-DENSE_THRESHOLD = 0.5  # at or below it (or with char shingles) a scan also loads the verification's join kernels
+DENSE_THRESHOLD = 0.3  # at or below it (or with char shingles) a scan also loads the verification's join kernels
 
 
 @dataclass(frozen=True)
