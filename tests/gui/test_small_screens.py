@@ -7,7 +7,7 @@ from gui_helpers import scan_and_wait, set_test_params
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractSpinBox
 
-from lshdesk.gui.plots.scurve_plot import MIN_PLOT_HEIGHT
+from lshdesk.gui.plots.fit import MIN_PLOT_HEIGHT
 from lshdesk.gui.widgets.result_tables import REASON_MAX
 
 

@@ -17,6 +17,7 @@ from lshdesk.core.params import Banding
 from lshdesk.core.scurve import probability
 from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.plots.export import add_export_action, export_item
+from lshdesk.gui.plots.fit import fit_legend, show_title
 from lshdesk.gui.plots.scatter_fill import ScatterFill
 from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, jitter
 from lshdesk.gui.theme import Tone, plot_colors, style_legend, style_plot_item, watch_palette
@@ -28,11 +29,6 @@ FP, FN = QColor(230, 159, 0, 80), QColor(86, 180, 233, 90)
 CAUGHT, MISSED, OTHER = "#009E73", "#D55E00", "#9A9A9A"
 STAR_EDGE = Tone("#003f66", "#cfe8ff")
 RUG = 0.09  # height of the bands of points above 1 and below 0
-MIN_PLOT_HEIGHT = 240  # the plot keeps this much height; below it the legend steps aside
-LEGEND_WORDS = (
-    "line: P(J) of this scheme; star: its threshold; shaded: false-positive and false-negative areas; circles: "
-    "candidate pairs; crosses: missed pairs; triangles: other pairs; squares: measured rate per bin"
-)
 
 
 class ScurvePlot(pg.GraphicsLayoutWidget):
@@ -134,7 +130,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.line.label.fill = pg.mkBrush(c.fill(220))
         self.line.label.update()
         if self._title:
-            self.plot_item.setTitle(self._title, color=c.text.name(), size="10pt")
+            show_title(self, self._title, c.text.name())
 
     def build_legend(self) -> None:
         fp_proxy = pg.PlotDataItem(pen=pg.mkPen(FP.darker(150)), fillLevel=0, fillBrush=FP)
@@ -152,31 +148,15 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.legend.addItem(self.rates, "measured rate per bin (95% CI)")
 
     def resizeEvent(self, event) -> None:
-        """As many legend columns as fit the width; on a short screen the legend steps aside (its words are in the
-        tooltip and the help) so that the plot keeps its height. Either way it never widens the plot past the view."""
-        legend = getattr(self, "legend", None)  # pyqtgraph resizes once before __init__ has made it
-        if legend is not None and not getattr(self, "closed", False):  # close() has deleted the scene's items
-            for cols in (3, 2, 1):  # the most columns whose labels fit (at 1024 x 768 two did not: the plot was cut)
-                if cols != legend.columnCount:
-                    legend.setColumnCount(cols)
-                if legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).width() <= self.width() - 16:
-                    break
-            self._fit_legend()
+        """The legend and the title fitted to the new size (``plots/fit``): the plot is never wider than the view."""
+        if getattr(self, "legend", None) is not None and not getattr(self, "closed", False):  # built, not closed
+            fit_legend(self)
+            if getattr(self, "_title", ""):
+                show_title(self, self._title, plot_colors().text.name())
         super().resizeEvent(event)
 
     def legend_shown(self) -> bool:
         return self.legend.isVisible()
-
-    def _fit_legend(self) -> None:
-        natural = self.legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height()  # whether shown or not
-        room = self.height() - natural
-        show = room >= MIN_PLOT_HEIGHT
-        if show != self.legend_shown():
-            self.legend.setVisible(show)  # it stays in the layout (and the scene); its row folds to nothing
-            self.legend.setMaximumSize(1e6 if show else 0, 1e6 if show else 0)  # folded away: no height, no width
-            self.legend.setMinimumHeight(0)
-            self.ci.layout.setRowSpacing(0, 5 if show else 0)
-            self.setToolTip("" if show else "The legend is hidden to keep the plot tall: " + LEGEND_WORDS)
 
     # --- what is shown ------------------------------------------------------------------------------------------------
     def set_names(self, names: list[str]) -> None:
@@ -201,12 +181,12 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
                 item.hide()
         self.legend.getLabel(self.curve).setText(f"P(J), {b} bands x {r} rows")
         self._title = f"{b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"  # short: fits a narrow plot
-        self.plot_item.setTitle(self._title, color=plot_colors().text.name(), size="10pt")
+        show_title(self, self._title, plot_colors().text.name())
         self._shade()
 
     def set_title(self, title: str) -> None:
         self._title = title
-        self.plot_item.setTitle(title, color=plot_colors().text.name(), size="10pt")
+        show_title(self, title, plot_colors().text.name())
 
     def _legend_entry(self, item, name: str) -> None:
         label = self.legend.getLabel(item)
