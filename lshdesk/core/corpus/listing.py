@@ -129,7 +129,7 @@ def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterat
             yield Skipped(root, f"cannot open: {e.strerror or e}")
             continue
         if not stat.S_ISDIR(st.st_mode):  # a single file given as a root
-            yield from _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
+            yield _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
             continue
         yield from _walk_tree(root, index, options, (seen_dirs, others))
 
@@ -192,7 +192,7 @@ def _walk_tree(root: str, index: int, options: CorpusOptions, state: tuple) -> I
             is_dir = False
         if not is_dir:
             if others.get(e.path, index) == index:  # (a file named as a root is read as that root)
-                yield from _file_entry(e.path, index, sub, e.name, options)
+                yield _file_entry(e.path, index, sub, e.name, options)
         elif _another_root(e.path, index, others):
             continue
         elif e.name in VCS_DIRS and not options.all_files:
@@ -205,24 +205,21 @@ def _walk_tree(root: str, index: int, options: CorpusOptions, state: tuple) -> I
                 stack.append((sub, iter(inner)))
 
 
-def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptions) -> Iterator[SourceFile | Skipped]:
+def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptions) -> SourceFile | Skipped:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        yield Skipped(
+        return Skipped(
             path, "broken symbolic link (its target does not exist)" if os.path.islink(path) else "file vanished"
         )
-        return
     except OSError as e:
-        yield Skipped(path, f"cannot read: {e.strerror or e}")
-        return
+        return Skipped(path, f"cannot read: {e.strerror or e}")
     if not stat.S_ISREG(st.st_mode):
         kind = (
             "FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "device or special file"
         )
-        yield Skipped(path, f"not a regular file ({kind})")
-        return
-    yield judge(path, index, rel, name, st.st_size, st.st_mtime_ns, options, st.st_ino, st.st_ctime_ns)
+        return Skipped(path, f"not a regular file ({kind})")
+    return judge(path, index, rel, name, st.st_size, st.st_mtime_ns, options, st.st_ino, st.st_ctime_ns)
 
 
 def judge(

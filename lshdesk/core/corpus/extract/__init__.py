@@ -66,8 +66,10 @@ _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
 
 
 @functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)
 def extensions(formats: frozenset[str] | None = None) -> frozenset[str]:
-    """The file extensions (lower case, with the dot) of the given formats, of all of them when None."""
+    """The file extensions (lower case, with the dot) of the given formats, of all of them when None (asked for
+    every file listed: kept once made)."""
     chosen = FORMATS.values() if formats is None else (FORMATS[f] for f in formats)
     return frozenset().union(*(f.extensions for f in chosen))
 
