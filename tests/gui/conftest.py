@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import dark_palette, make_corpus, running_threads
+from gui_helpers import dark_palette, make_corpus, running_threads, scan_and_wait, set_test_params
 from PySide6.QtCore import QSettings
 
 from lshdesk.gui.mainwindow import MainWindow
@@ -47,3 +47,13 @@ def corpus_dir(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     """The generated corpus (made once per session; tests must not change it) and its documents' texts."""
     root = tmp_path_factory.mktemp("corpus")
     return root, make_corpus(root)
+
+
+@pytest.fixture
+def scanned(qtbot, window, corpus_dir):
+    """The window after scanning the generated corpus (one folder) with the test parameters: (window, texts)."""
+    root, texts = corpus_dir
+    set_test_params(window)
+    window.open_folders([str(root)], scan_now=False)
+    scan_and_wait(qtbot, window)
+    return window, texts

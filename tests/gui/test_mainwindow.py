@@ -28,16 +28,6 @@ from lshdesk.core.persistence import export
 
 
 @pytest.fixture
-def scanned(qtbot, window, corpus_dir):
-    """The window after scanning the generated corpus (one folder) with the test parameters."""
-    root, texts = corpus_dir
-    set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
-    scan_and_wait(qtbot, window)
-    return window, texts
-
-
-@pytest.fixture
 def slow_scan(monkeypatch):
     """Make every scan the window starts take >= 0.15 s per step (the real scan, slowed between its yields)."""
     real = engines.scan

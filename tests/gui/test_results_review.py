@@ -5,20 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-import pytest
-from gui_helpers import THRESHOLD, jaccard, scan_and_wait, set_test_params, shingles
+from gui_helpers import THRESHOLD, jaccard, shingles
 from PySide6.QtCore import Qt
-
-
-@pytest.fixture
-def scanned(qtbot, window, corpus_dir):
-    root, texts = corpus_dir
-    set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
-    scan_and_wait(qtbot, window)
-    window.show()
-    qtbot.waitExposed(window)
-    return window, texts
 
 
 def _groups(model) -> list[list[str]]:

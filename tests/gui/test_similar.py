@@ -4,19 +4,10 @@ checked against plain Python sets), and a row chosen there is read side by side.
 from __future__ import annotations
 
 import pytest
-from gui_helpers import jaccard, scan_and_wait, set_test_params, shingles, table
+from gui_helpers import jaccard, scan_and_wait, shingles, table
 from PySide6.QtCore import Qt
 
 from lshdesk.core.persistence import export
-
-
-@pytest.fixture
-def scanned(qtbot, window, corpus_dir):
-    root, texts = corpus_dir
-    set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
-    scan_and_wait(qtbot, window)
-    return window, texts
 
 
 def _find_similar(window, view, model, name: str):

@@ -14,7 +14,6 @@ from collections.abc import Generator, Sequence
 
 import numpy as np
 
-from lshdesk.core.clustering import group_min_similarity, groups
 from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
@@ -22,6 +21,7 @@ from lshdesk.core.query.containment import find_containment
 from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import read_and_sign_listed
 from lshdesk.core.scan.pipeline import Progress, ScanResult, scan
+from lshdesk.core.scan.stages import group_stage
 from lshdesk.core.shingling import ShingleBatch
 
 
@@ -66,9 +66,8 @@ def containment_scan(
     stages = {k: v for k, v in signed.stage_seconds.items() if k in ("listing", "reading")}
     stages["banding+verifying"] = time.perf_counter() - t1
     check_cancel(cancel)
-    yield Progress("grouping", 0, 1, clock())
-    comps = groups(len(signed.docs), pairs.left, pairs.right)
-    group_min = group_min_similarity(comps, signed.shingles)
+    # the scan's grouping: steps that answer cancel, each group's minimum with early exits on ranked ids
+    comps, group_min = yield from group_stage(len(signed.docs), pairs, signed.shingles, cancel, clock)
     stages["grouping"] = clock() - signed.seconds - stages["banding+verifying"]
     yield Progress("done", len(signed.docs), len(signed.docs), clock())
     return dataclasses.replace(
