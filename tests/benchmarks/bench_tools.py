@@ -213,11 +213,11 @@ def floor(root: str) -> dict:
     from lshdesk.core.corpus.listing import SourceFile, walk
     from lshdesk.core.params import CorpusOptions
     from lshdesk.core.scan.frontend import Listing, index_batches, read_listed
-    from lshdesk.core.shingling import pack, word_batch
+    from lshdesk.core.shingling import word_batch
 
     def front(index):
-        prep = read_listed(listing.paths, index, 1 << 30, False)
-        return word_batch(*pack(prep.parts), 3)
+        prep = read_listed(listing.paths, index, 1 << 30, False, sizes=listing.size)
+        return word_batch(prep.buf, prep.offsets, 3)
 
     _warm_lshdesk()
     t0 = time.perf_counter()

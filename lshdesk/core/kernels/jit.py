@@ -102,10 +102,28 @@ def load_all() -> None:
                 for key, value in list(space.items()):
                     if isinstance(value, Lazy):
                         space[key] = value.dispatcher
+                    elif isinstance(value, External):
+                        space[key] = value.declare(_numba)
+
+
+class External:
+    """A C library function a kernel calls (``nb.external``), declared to numba once numba is in: numba links the
+    symbol by name, from the libraries the process has loaded, so a kernel calling it is still cached."""
+
+    def __init__(self, symbol: str, signature) -> None:
+        self.symbol, self.signature = symbol, signature  # signature(numba.types) -> the C signature
+
+    def declare(self, numba) -> Any:
+        return numba.types.ExternalFunction(self.symbol, self.signature(numba.types))
 
 
 class _Numba:
-    """The ``nb`` the kernel modules use: only ``njit``, deferred until numba is needed."""
+    """The ``nb`` the kernel modules use: ``njit`` and ``external``, deferred until numba is needed."""
+
+    @staticmethod
+    def external(symbol: str, signature) -> Any:
+        ext = External(symbol, signature)
+        return ext if _numba is None else ext.declare(_numba)
 
     @staticmethod
     def njit(**options):

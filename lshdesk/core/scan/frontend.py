@@ -18,6 +18,7 @@ import numpy as np
 
 from lshdesk.core.corpus.extract import sniff
 from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.native import AGAIN, PLAIN, READ, Slurped, slurp
 from lshdesk.core.corpus.pool import POOLED, ExtractPool, PoolBroken, extract_job
 from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes
 from lshdesk.core.corpus.sources import Storage, prefetch
@@ -68,9 +69,20 @@ class Prepared:
 
     ok: list[int]  # the files read: indices into the listing (``read_listed``) or into the batch (``read_batch``)
     skipped: list[Skipped]
-    parts: list[bytes]  # per file read: ``token_bytes`` of its text (word shingling)
+    buf: np.ndarray  # per file read: ``token_bytes`` of its text (word shingling), file j at offsets[j]:offsets[j+1]
+    offsets: np.ndarray
     texts: list[str] | None  # decoded texts, when the shingling or the hash family needs strings
     files: list[SourceFile] | None = None  # the files read, when ``read_batch`` was given SourceFile objects
+
+    @classmethod
+    def of(cls, ok: list[int], skipped: list[Skipped], parts: Sequence, texts: list[str] | None) -> Prepared:
+        """A batch from each file's token bytes (``bytes`` or any bytes-like object)."""
+        return cls(ok, skipped, *pack(parts), texts)
+
+    def parts(self) -> list[bytes]:
+        """Each file's token bytes."""
+        o = self.offsets
+        return [self.buf[o[j] : o[j + 1]].tobytes() for j in range(len(o) - 1)]
 
 
 def index_batches(sizes: Sequence[int], max_files: int = BATCH_FILES, max_bytes: int = BATCH_BYTES) -> Iterator[range]:
@@ -95,27 +107,42 @@ def batches(
 
 def read_listed(
     paths: Sequence[str],
-    index: range,
+    index: Sequence[int],
     max_bytes: int,
     need_texts: bool,
     formats: frozenset[str] | None = None,
     storage: Storage = (),
     pool: ExtractPool | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> Prepared:
     """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files.
 
+    Given the listed ``sizes``, local files are read in one compiled, GIL-free call (``native.slurp``); plain
+    ASCII text needs no Python at all, and a file no longer as listed is read again here, which gives the reason.
     Objects in storage (URLs) are fetched together first, many requests at once (``sources.prefetch``). With a
     ``pool``, PDF, DOCX, ODT and EPUB files are extracted in its worker processes, all of the batch's at once
     (then waited for); the outcome is the same as without it, in the same order.
     """
     fetched = prefetch(paths, index, max_bytes, storage)
-    got: list[tuple[int, str, bytes, str]] = []  # (index, skip reason or "", token bytes, text), in index order
+    step_back()  # the window is relayouting: let the GUI thread have the GIL (threads.give_way)
+    slurped = slurp(paths, index, sizes, formats) if sizes is not None and not fetched else None
+    if slurped is not None and slurped.all_plain():
+        return _plain_batch(list(index), slurped, need_texts)
+    got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
-    for i in index:
-        step_back()  # the window is relayouting: let the GUI thread have the GIL (threads.give_way)
+    for j, i in enumerate(index):
+        state = slurped.state[j] if slurped is not None else AGAIN
+        if state == PLAIN:
+            view = slurped.view(j)  # type: ignore[union-attr]
+            got.append((i, "", view, str(view, "ascii") if need_texts else ""))
+            continue
+        step_back()
         path = paths[i]
         try:
-            data = fetched.pop(i) if i in fetched else read_bytes(path, max_bytes)
+            if i in fetched:
+                data = fetched.pop(i)
+            else:
+                data = slurped.view(j).tobytes() if state == READ else read_bytes(path, max_bytes)  # type: ignore[union-attr]
             if isinstance(data, NotText):
                 raise data
             if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
@@ -138,7 +165,16 @@ def read_listed(
     skipped = [Skipped(paths[i], reason) for i, reason, _, _ in got if reason]
     parts = [b for _, reason, b, _ in got if not reason]
     texts = [t for _, reason, _, t in got if not reason] if need_texts else None
-    return Prepared(ok, skipped, parts, texts)
+    return Prepared.of(ok, skipped, parts, texts)
+
+
+def _plain_batch(ok: list[int], slurped: Slurped, need_texts: bool) -> Prepared:
+    """A batch of plain ASCII files only: the kernel's buffer is the token bytes (and, decoded, the texts)."""
+    texts = None
+    if need_texts:
+        whole, o = slurped.buf.tobytes().decode("ascii"), slurped.offsets.tolist()
+        texts = [whole[o[j] : o[j + 1]] for j in range(len(ok))]
+    return Prepared(ok, [], slurped.buf, slurped.offsets, texts)
 
 
 def read_batch(
@@ -150,7 +186,7 @@ def read_batch(
 ) -> Prepared:
     """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
     prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats, storage)
-    return Prepared(prep.ok, prep.skipped, prep.parts, prep.texts, [files[i] for i in prep.ok])
+    return Prepared(prep.ok, prep.skipped, prep.buf, prep.offsets, prep.texts, [files[i] for i in prep.ok])
 
 
 def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
@@ -163,8 +199,7 @@ def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tu
     if sp.shingle.kind == "char":
         batch = char_batch(prep.texts or [], sp.shingle.n)
     else:
-        buf, offsets = pack(prep.parts)
-        batch = word_batch(buf, offsets, sp.shingle.n)
+        batch = word_batch(prep.buf, prep.offsets, sp.shingle.n)
     if family.needs_strings:
         sigs = family.sign_strings([shingle_strings(t, sp.shingle) for t in prep.texts or []])
     else:
@@ -174,16 +209,17 @@ def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tu
 
 def read_and_sign_listed(
     paths: Sequence[str],
-    index: range,
+    index: Sequence[int],
     max_bytes: int,
     sp: SignatureParams,
     family: HashFamily,
     formats: frozenset[str] | None = None,
     storage: Storage = (),
     pool: ExtractPool | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread)."""
-    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage, pool)
+    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage, pool, sizes)
     batch, sigs = sign_prepared(prep, sp, family)
     return prep, batch, sigs
 
@@ -198,11 +234,12 @@ def read_and_sign_cached(
     hits: dict,
     storage: Storage = (),
     pool: ExtractPool | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
     """``read_and_sign_listed``, taking the files found in the signature cache (``hits``: index -> Entry) from it
     and reading only the others; the batch comes out in listing order, as if every file had been read."""
     misses = [i for i in index if i not in hits]
-    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats, storage, pool)  # type: ignore[arg-type]
+    prep, batch, sigs = read_and_sign_listed(paths, misses, max_bytes, sp, family, formats, storage, pool, sizes)
     if len(misses) == len(index):
         return prep, batch, sigs
     read = dict(zip(prep.ok, range(len(prep.ok))))
@@ -227,7 +264,7 @@ def read_and_sign_cached(
     )
     del counts
     all_sigs = np.stack(sig_rows) if sig_rows else sigs[:0]
-    return Prepared(ok, prep.skipped, [], None), merged, all_sigs
+    return Prepared(ok, prep.skipped, prep.buf[:0], np.zeros(1, dtype=np.int64), None), merged, all_sigs
 
 
 def read_and_sign(

@@ -197,9 +197,9 @@ def scan(
             check_cancel(cancel)
             batch = (files.paths, index, max_bytes, sp, family, params.corpus.formats)
             if use is not None and use.hits:
-                task = pool.submit(read_and_sign_cached, *batch, use.hits, storage, extract)
+                task = pool.submit(read_and_sign_cached, *batch, use.hits, storage, extract, files.size)
             else:
-                task = pool.submit(read_and_sign_listed, *batch, storage, extract)
+                task = pool.submit(read_and_sign_listed, *batch, storage, extract, files.size)
             in_flight.append((task, len(index)))
             if len(in_flight) > WORKERS:
                 done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)

@@ -60,7 +60,7 @@ def compile_stage(
 def _warm(sp: SignatureParams, family: HashFamily, dense: bool, done: threading.Event) -> None:
     try:
         texts = ["warm up the kernels for a scan", "warm up a kernel for the scan"]
-        prep = Prepared([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
+        prep = Prepared.of([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
         batch, sigs = sign_prepared(prep, sp, family)
         two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
         band_range_codes(sigs, Banding(1, 1), 0, 1)

@@ -7,8 +7,10 @@ import os
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from lshdesk.core.corpus import native
 from lshdesk.core.corpus import reading as corpus
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.params import CorpusOptions, ScanParams
@@ -31,6 +33,13 @@ def hostile(tmp_path, monkeypatch) -> tuple[Path, dict[str, str]]:
         return real_open(path, flags, *a, **k)
 
     monkeypatch.setattr(corpus.os, "open", deny)
+    real_read = native.read_files
+
+    def deny_native(names, *rest):  # the compiled reader finds no such name, as it finds no permission
+        names = np.frombuffer(names.tobytes().replace(b"unreadable.txt\0", b"unreadable.tx~\0"), dtype=np.uint8)
+        return real_read(names, *rest)
+
+    monkeypatch.setattr(native, "read_files", deny_native)
     return root, expected
 
 

@@ -42,7 +42,7 @@ def test_the_pool_reads_exactly_what_the_thread_reads(tmp_path, need_texts):
     with ExtractPool(workers=2) as pool:
         pooled = read_listed(paths, range(len(paths)), MAX, need_texts, pool=pool)
         assert pool.started >= 1  # the PDF, DOCX, ODT and EPUB files went to processes
-    assert pooled.ok == alone.ok and pooled.parts == alone.parts and pooled.texts == alone.texts
+    assert pooled.ok == alone.ok and pooled.parts() == alone.parts() and pooled.texts == alone.texts
     assert pooled.skipped == alone.skipped
     assert len(alone.skipped) == 4 and len(alone.ok) == len(MAKERS)
 

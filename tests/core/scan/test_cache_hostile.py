@@ -12,7 +12,6 @@ import pytest
 from lshdesk.cli import main
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence.export import to_json
-from lshdesk.core.scan import frontend
 from lshdesk.core.scan.cache import FORMAT_VERSION, SignatureCache
 from lshdesk.core.scan.pipeline import run, scan
 
@@ -36,31 +35,19 @@ def folder(tmp_path):
     return root
 
 
-def _reads(monkeypatch) -> list[bytes]:
-    read = []
-    real = frontend.read_bytes
-
-    def spy(path, max_bytes):
-        read.append(os.fsencode(os.path.basename(path)))
-        return real(path, max_bytes)
-
-    monkeypatch.setattr(frontend, "read_bytes", spy)
-    return read
-
-
 def _scan(folder, cache):
     result = run(scan([str(folder)], PARAMS, cache=cache))
     assert not cache.warnings, cache.warnings
     return result
 
 
-def test_a_name_that_is_not_utf8_is_cached_and_read_back(folder, tmp_path, monkeypatch):
+def test_a_name_that_is_not_utf8_is_cached_and_read_back(folder, tmp_path, reads):
     cache = SignatureCache.open(tmp_path / "c.sqlite3")
     cold = _scan(folder, cache)
-    assert len(cold.docs) == 3 and len(cold.pairs) == 1
-    read = _reads(monkeypatch)
+    assert len(cold.docs) == 3 and len(cold.pairs) == 1 and reads
+    reads.clear()
     warm = _scan(folder, cache)
-    assert warm.cached == 3 and read == []
+    assert warm.cached == 3 and reads == []
     assert to_json(warm) == to_json(cold)
     assert {p for (p,) in cache.conn.execute("SELECT path FROM entries")} >= {os.path.join(os.fsencode(folder), BAD)}
 
@@ -76,17 +63,17 @@ def test_a_name_that_is_not_utf8_is_cached_and_read_back(folder, tmp_path, monke
         ("n_tokens", "many"),
     ],
 )
-def test_a_damaged_row_is_dropped_and_its_file_read_again(folder, tmp_path, monkeypatch, column, value):
+def test_a_damaged_row_is_dropped_and_its_file_read_again(folder, tmp_path, reads, column, value):
     cache = SignatureCache.open(tmp_path / "c.sqlite3")
     cold = _scan(folder, cache)
     target = os.fsencode(folder / "copy.html")
     cache.conn.execute(f"UPDATE entries SET {column} = ? WHERE path = ?", (value, target))
-    read = _reads(monkeypatch)
+    reads.clear()
     again = _scan(folder, cache)
-    assert read == [b"copy.html"] and again.cached == 2
+    assert reads == ["copy.html"] and again.cached == 2
     assert to_json(again) == to_json(cold)
-    read.clear()
-    assert _scan(folder, cache).cached == 3 and read == []  # the row was written anew
+    reads.clear()
+    assert _scan(folder, cache).cached == 3 and reads == []  # the row was written anew
 
 
 def test_a_newer_cache_format_is_left_alone_with_a_warning_even_when_quiet(folder, tmp_path, capsys):

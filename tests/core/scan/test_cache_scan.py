@@ -9,7 +9,6 @@ from format_samples import make_doc, make_docx, make_html  # noqa: E402
 
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence.export import to_json
-from lshdesk.core.scan import frontend
 from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.pipeline import run, scan
 
@@ -26,31 +25,19 @@ def folder(tmp_path):
     return root
 
 
-def _count_reads(monkeypatch) -> list[str]:
-    read = []
-    real = frontend.read_bytes
-
-    def spy(path, max_bytes):
-        read.append(os.path.basename(path))
-        return real(path, max_bytes)
-
-    monkeypatch.setattr(frontend, "read_bytes", spy)
-    return read
-
-
-def test_a_warm_scan_reads_only_plain_text_and_gives_identical_results(folder, tmp_path, monkeypatch):
+def test_a_warm_scan_reads_only_plain_text_and_gives_identical_results(folder, tmp_path, reads):
     cache = SignatureCache.open(tmp_path / "cache.sqlite3")
     params = ScanParams(threshold=0.5)
     cold = run(scan([str(folder)], params, cache=cache))
     assert cold.cached == 0 and len(cold.pairs) > 0
-    read = _count_reads(monkeypatch)
+    reads.clear()
     warm = run(scan([str(folder)], params, cache=cache))
     assert warm.cached == 12  # the docx and html files
-    assert sorted(read) == sorted(f"t{i}.txt" for i in range(6))  # plain text is cheaper to read than to fetch
+    assert sorted(reads) == sorted(f"t{i}.txt" for i in range(6))  # plain text is cheaper to read than to fetch
     assert to_json(warm) == to_json(cold) == to_json(run(scan([str(folder)], params)))
 
 
-def test_changed_files_are_read_again_and_removed_ones_forgotten(folder, tmp_path, monkeypatch):
+def test_changed_files_are_read_again_and_removed_ones_forgotten(folder, tmp_path, reads):
     cache = SignatureCache.open(tmp_path / "cache.sqlite3")
     params = ScanParams(threshold=0.5)
     run(scan([str(folder)], params, cache=cache))
@@ -58,9 +45,9 @@ def test_changed_files_are_read_again_and_removed_ones_forgotten(folder, tmp_pat
     changed.write_bytes(make_docx(make_doc(seed=99)))
     os.utime(changed, ns=(1, 1))  # a different time as well as a different size
     (folder / "h5.html").unlink()
-    read = _count_reads(monkeypatch)
+    reads.clear()
     again = run(scan([str(folder)], params, cache=cache))
-    assert [r for r in read if not r.endswith(".txt")] == ["d0.docx"]
+    assert [r for r in reads if not r.endswith(".txt")] == ["d0.docx"]
     assert again.cached == 10
     assert to_json(again) == to_json(run(scan([str(folder)], params)))
     rows = cache.conn.execute("SELECT path FROM entries").fetchall()
