@@ -39,6 +39,9 @@ class _Newer(Exception):
     """The cache was written by a newer lshdesk: left alone."""
 
 
+LOOKUP_CHUNK = 500  # paths per query (SQLite before 3.32 allows 999 parameters)
+
+
 def default_path() -> Path:
     """``signatures.sqlite3`` in the user's cache folder (platformdirs)."""
     from platformdirs import user_cache_dir
@@ -185,10 +188,15 @@ class SignatureCache:
         out: dict[int, Entry] = {}
         bad: list[bytes] = []
         try:
-            cur = self.conn.execute(
-                "SELECT path, size, mtime_ns, ino, ctime_ns, n_tokens, sig, ids FROM entries WHERE params = ?", (key,)
-            )
-            for path, size, mtime, ino, ctime, n_tokens, sig, ids in cur:
+            rows, names = [], list(want)
+            for s in range(0, len(names), LOOKUP_CHUNK):  # only these files' rows (the key is (params, path))
+                chunk = names[s : s + LOOKUP_CHUNK]
+                rows += self.conn.execute(
+                    "SELECT path, size, mtime_ns, ino, ctime_ns, n_tokens, sig, ids FROM entries "
+                    f"WHERE params = ? AND path IN ({', '.join('?' * len(chunk))})",
+                    (key, *chunk),
+                ).fetchall()
+            for path, size, mtime, ino, ctime, n_tokens, sig, ids in rows:
                 hit = want.get(path) if isinstance(path, bytes) else None
                 if hit is None or hit[1] != (size, mtime, ino, ctime):
                     continue
