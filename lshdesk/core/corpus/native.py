@@ -16,12 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lshdesk.core.corpus.extract import format_of_extension
+from lshdesk.core.corpus.extract import FORMATS
 from lshdesk.core.kernels.files import AGAIN, PLAIN, READ, read_files
 
 __all__ = ["AGAIN", "NATIVE", "PLAIN", "READ", "Slurped", "slurp"]
 
 NATIVE = os.name == "posix"  # open/read/close with POSIX meanings; elsewhere files are read in Python
+# The extensions whose files have a reader of their own (PDF, DOCX, Markdown, HTML, ...): never PLAIN.
+CLAIMED = np.frombuffer(
+    b"".join(ext.encode("ascii") + b"\0" for f in FORMATS.values() if f.id != "txt" for ext in sorted(f.extensions)),
+    dtype=np.uint8,
+)
 FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)  # a FIFO never blocks the open
 
 
@@ -57,12 +62,9 @@ def slurp(
     if names.count(0) != len(chosen):  # a NUL inside a name: not a name any file can have
         return None
     size = np.fromiter((sizes[i] for i in index), dtype=np.int64, count=len(chosen))
-    txt = formats is None or "txt" in formats
-    may_be_plain = np.fromiter(
-        (txt and format_of_extension(p) in (None, "txt") for p in chosen), dtype=np.bool_, count=len(chosen)
-    )
     buf = np.empty(int(size.sum()) + 1, dtype=np.uint8)
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
     state = np.empty(len(chosen), dtype=np.uint8)
-    end = read_files(np.frombuffer(names, dtype=np.uint8), size, may_be_plain, FLAGS, buf, offsets, state)
+    txt_ok = formats is None or "txt" in formats
+    end = read_files(np.frombuffer(names, dtype=np.uint8), size, txt_ok, CLAIMED, FLAGS, buf, offsets, state)
     return Slurped(buf[:end], offsets, state)

@@ -54,11 +54,50 @@ def _plain(buf, at, n, white, pdf, zipped) -> bool:
 
 
 @nb.njit(cache=True, nogil=True)
-def read_files(names, sizes, may_be_plain, flags, buf, offsets, state) -> int:
+def _claimed(names, start, end, claimed) -> bool:
+    """True if the name ``names[start:end]`` may claim one of the ``claimed`` extensions (NUL-separated, lower
+    case, with the dot): its extension, from the last dot of its last part, is one of them, or holds a byte that
+    is not ASCII (``str.lower`` maps some of those to ASCII letters: the caller decides)."""
+    dot = -1
+    for k in range(end - 1, start - 1, -1):
+        c = names[k]
+        if c == 47:  # '/': no dot in the last part
+            break
+        if c == 46:
+            dot = k
+            break
+    if dot < 0:
+        return False
+    for k in range(dot, end):
+        if names[k] > 127:
+            return True
+    at = 0
+    while at < len(claimed):
+        stop = at
+        while claimed[stop] != 0:
+            stop += 1
+        if stop - at == end - dot:
+            same = True
+            for k in range(end - dot):
+                c = names[dot + k]
+                if 65 <= c <= 90:
+                    c += 32
+                if c != claimed[at + k]:
+                    same = False
+                    break
+            if same:
+                return True
+        at = stop + 1
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def read_files(names, sizes, txt_ok, claimed, flags, buf, offsets, state) -> int:
     """Read file ``i`` (the ``i``-th name) into ``buf[offsets[i]:offsets[i + 1]]`` if it has ``sizes[i]`` bytes.
 
-    ``buf`` holds ``sizes.sum() + 1`` bytes; ``state[i]`` is set to PLAIN, READ or AGAIN (no bytes kept);
-    ``may_be_plain[i]`` is False for a file whose name claims a format with its own reader. Returns the bytes kept.
+    ``buf`` holds ``sizes.sum() + 1`` bytes; ``state[i]`` is set to PLAIN, READ or AGAIN (no bytes kept). A file
+    may be PLAIN only if ``txt_ok`` (plain text is a chosen format) and its name claims none of the extensions in
+    ``claimed`` (``_claimed``): those have their own reader. Returns the bytes kept.
     """
     pdf = np.array([37, 80, 68, 70, 45], dtype=np.uint8)  # b"%PDF-"
     zipped = np.array([80, 75, 3, 4], dtype=np.uint8)  # b"PK\x03\x04"
@@ -70,14 +109,15 @@ def read_files(names, sizes, may_be_plain, flags, buf, offsets, state) -> int:
         while names[end] != 0:
             end += 1
         fd = _open(base + start, flags)
-        start = end + 1
         state[i] = AGAIN
         if fd >= 0:
             n = _read(fd, out + pos, sizes[i] + 1)
             _close(fd)
             if n == sizes[i] and n > 0:
-                plain = may_be_plain[i] and _plain(buf, pos, n, _WHITE, pdf, zipped)
+                plain = txt_ok and not _claimed(names, start, end, claimed)
+                plain = plain and _plain(buf, pos, n, _WHITE, pdf, zipped)
                 state[i] = PLAIN if plain else READ
                 pos += n
+        start = end + 1
         offsets[i + 1] = pos
     return pos

@@ -3,42 +3,36 @@
 Drive it with ``run(scan(...), on_progress)`` or iterate it yourself; it checks the cancel flag between batches
 and raises ``ScanCancelled`` when it is set, so a cancelled scan leaves nothing half-done behind.
 
-Two helper threads each read a batch and shingle and sign it in compiled, GIL-free code (``frontend``), so both
-cores work; results are taken in scan order, so the output does not depend on timing. Batches are bounded in
-files and bytes (``frontend.BATCH_FILES``, ``frontend.BATCH_BYTES``), so progress flows and cancel answers within a batch.
+Reading (``reader.ReadStage``) starts while the listing goes on: two helper threads read, shingle and sign
+batches in compiled, GIL-free code, and their results are taken in listing order, so the output does not depend
+on timing.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Generator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, verify
-from lshdesk.core.corpus.extract import EXTRACT_VERSION, format_of_extension
 from lshdesk.core.corpus.listing import Skipped, SourceFile
-from lshdesk.core.corpus.pool import ExtractPool
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import BATCH_FILES, Listing, index_batches, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.cache import SignatureCache
+from lshdesk.core.scan.frontend import Listing
 from lshdesk.core.scan.progress import Progress
+from lshdesk.core.scan.reader import ReadStage
 from lshdesk.core.scan.stages import compile_stage, pair_stages, start_compiling
-from lshdesk.core.scan.store import ScanStore as _Store
 from lshdesk.core.scurve import scan_banding
-from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
-from lshdesk.core.threads import wait_for
+from lshdesk.core.shingling import ShingleBatch
 
-WORKERS = 2  # threads that read and sign batches (system calls and numba kernels run without the GIL)
 DENSE_THRESHOLD = 0.3  # at or below it (or with char shingles) a scan also loads the verification's join kernels
 
 
@@ -77,47 +71,6 @@ class ScanResult:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     cached: int = 0  # documents whose signature came from the signature cache
     warnings: tuple[str, ...] = ()  # what went wrong without stopping the scan (e.g. a damaged cache set aside)
-
-
-def _collect(
-    item: tuple, store: _Store, files: Listing, kept: list[int], skipped: list[Skipped], remember, cancel
-) -> int:
-    """Take the oldest batch in flight into the store (in scan order); return its number of listed files."""
-    future, n_listed = item
-    prep, batch, sigs = wait_for(future, cancel)
-    kept += store.add(prep, batch, sigs, files.paths, skipped)
-    if remember is not None:
-        remember(prep, batch, sigs)
-    return n_listed
-
-
-class _CacheUse:
-    """What one scan does with the signature cache: look up the files worth caching, remember those it read."""
-
-    def __init__(self, cache: SignatureCache, sp, family, files: Listing) -> None:
-        self.cache, self.files = cache, files
-        self.key = params_key(sp, np.uint32, family.dtype, f"ids{IDS_VERSION}|x{EXTRACT_VERSION}")
-        self.dtype = family.dtype
-        # Plain text is read, tokenized and signed faster than its cache row is fetched (100k files: 2.5 s cold
-        # without a cache, 2.0 s from the cache, 4.3 s writing it): only files that need an extractor are cached.
-        self.worth = [i for i, p in enumerate(files.paths) if format_of_extension(p) not in (None, "txt")]
-        keys = [(files.paths[i], files.stamp(i)) for i in self.worth]
-        found = cache.lookup(self.key, keys, np.uint32, family.dtype, sp.k)
-        self.hits = {self.worth[j]: e for j, e in found.items()}
-        self.wanted = set(self.worth)
-
-    def remember(self, prep, batch: ShingleBatch, sigs: np.ndarray) -> None:
-        f = self.files
-        rows = [
-            (f.paths[i], f.stamp(i), int(batch.n_tokens[j]), batch.doc(j), sigs[j])
-            for j, i in enumerate(prep.ok)
-            if i in self.wanted and i not in self.hits
-        ]
-        if rows:
-            self.cache.store(self.key, rows)
-
-    def finish(self, roots: Sequence[str]) -> None:
-        self.cache.forget_missing(self.key, roots, {self.files.paths[i] for i in self.worth})
 
 
 def find_pairs(
@@ -169,52 +122,29 @@ def scan(
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
-    for entry in walk(roots, params.corpus):
-        if isinstance(entry, SourceFile):
-            files.add(entry)
-            compiled = compiled or start_compiling(sp, family, dense)  # while the rest is listed
-        else:
-            skipped.append(entry)
-        if (len(files) + len(skipped)) % 1000 == 0:
-            check_cancel(cancel)
-            yield Progress("listing", len(files), 0, time.perf_counter() - t0)
-    stage_t["listing"] = time.perf_counter() - t0
-    yield from compile_stage(compiled, cancel, clock) if compiled else ()
-    stage_t["compiling"] = clock() - sum(stage_t.values())
-
-    use = _CacheUse(cache, sp, family, files) if cache is not None and cache.enabled else None
-    kept: list[int] = []
-    store = _Store(len(files), sp.k, family.dtype, sum(files.size))
-    yield Progress("reading", 0, len(files), time.perf_counter() - t0)
-    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
-    extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
+    reading = ReadStage(files, params, family, cache)  # batches start while the listing goes on
     finished = False
     try:
-        in_flight: deque = deque()
-        done = 0
-        max_bytes, storage = params.corpus.max_bytes, params.corpus.storage_options
-        for index in index_batches(files.size, BATCH_FILES):
-            check_cancel(cancel)
-            batch = (files.paths, index, max_bytes, sp, family, params.corpus.formats)
-            if use is not None and use.hits:
-                task = pool.submit(read_and_sign_cached, *batch, use.hits, storage, extract, files.size)
+        for entry in walk(roots, params.corpus):
+            if isinstance(entry, SourceFile):
+                files.add(entry)
+                reading.listed(entry.size)
+                compiled = compiled or start_compiling(sp, family, dense)  # while the rest is listed
             else:
-                task = pool.submit(read_and_sign_listed, *batch, storage, extract, files.size)
-            in_flight.append((task, len(index)))
-            if len(in_flight) > WORKERS:
-                done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
-                yield Progress("reading", done, len(files), time.perf_counter() - t0)
-        while in_flight:
-            check_cancel(cancel)
-            done += _collect(in_flight.popleft(), store, files, kept, skipped, use and use.remember, cancel)
-            yield Progress("reading", done, len(files), time.perf_counter() - t0)
+                skipped.append(entry)
+            if (len(files) + len(skipped)) % 1000 == 0:
+                check_cancel(cancel)
+                yield Progress("listing", len(files), 0, time.perf_counter() - t0)
+        stage_t["listing"] = time.perf_counter() - t0
+        yield from compile_stage(compiled, cancel, clock) if compiled else ()
+        stage_t["compiling"] = clock() - sum(stage_t.values())
+        yield from reading.finish(cancel, t0, roots)
         finished = True
     finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)
-        pool.shutdown(wait=finished, cancel_futures=True)
-        extract.close()  # its workers end now, a file still at work (cancelled scan) abandoned
+        reading.close(finished)
     stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
-    if use is not None:
-        use.finish(roots)
+    skipped += reading.skipped
+    kept, store = reading.kept, reading.store
 
     check_cancel(cancel)
     shingles, sigs = store.finish()
@@ -250,7 +180,7 @@ def scan(
         tuple(reference),
         elapsed,
         stage_t,
-        len(use.hits) if use is not None else 0,
+        reading.cached,
         tuple(cache.warnings) if cache is not None else (),
     )
 

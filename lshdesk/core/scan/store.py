@@ -1,8 +1,8 @@
 """Where a scan keeps its shingle ids and signatures as batches arrive: arrays grown in place, never doubled.
 
-The signature matrix is allocated for every listed file at once (pages cost memory only once written) and cut
-to the documents kept; the shingle ids go into one buffer grown with ``ndarray.resize`` (``realloc``, which
-moves large blocks by remapping pages rather than copying them). So the peak is about the final arrays, not
+Batches arrive while the listing goes on, so the number of documents is not known in advance. Every array is
+grown with ``ndarray.resize`` (``realloc``, which moves large blocks by remapping pages rather than copying
+them) by half again when full, and cut to what was kept at the end. So the peak is about the final arrays, not
 twice them, and no list of per-batch arrays is concatenated at the end.
 """
 
@@ -18,12 +18,11 @@ from lshdesk.core.shingling import ShingleBatch
 class ScanStore:
     """Accumulates the kept documents' shingle ids, counts, token counts and signatures, in scan order."""
 
-    def __init__(self, n_files: int, k: int, dtype: np.dtype, total_bytes: int) -> None:
-        self.sigs = np.empty((n_files, k), dtype=dtype)
-        # ~6 bytes of text per shingle, capped: PDFs and e-books are mostly images and compression, not text
-        self.ids = np.empty(min(max(1 << 16, total_bytes // 6), 1 << 26), dtype=np.uint32)
-        self.counts = np.empty(n_files, dtype=np.int64)
-        self.n_tokens = np.empty(n_files, dtype=np.int64)
+    def __init__(self, k: int, dtype: np.dtype, n_docs: int = 1024, n_ids: int = 1 << 16) -> None:
+        self.sigs = np.empty((n_docs, k), dtype=dtype)
+        self.ids = np.empty(n_ids, dtype=np.uint32)
+        self.counts = np.empty(n_docs, dtype=np.int64)
+        self.n_tokens = np.empty(n_docs, dtype=np.int64)
         self.n_docs = 0
         self.n_ids = 0
 
@@ -42,6 +41,11 @@ class ScanStore:
             if not h
         ]
         m, d = len(kept), self.n_docs
+        if d + m > len(self.counts):
+            rows = max(d + m, len(self.counts) * 3 // 2)
+            self.sigs.resize((rows, self.sigs.shape[1]), refcheck=False)  # C order: the rows so far stay as they are
+            self.counts.resize(rows, refcheck=False)
+            self.n_tokens.resize(rows, refcheck=False)
         if m < len(prep.ok):
             sigs, counts, tokens = sigs[has], counts[has], batch.n_tokens[has]
         else:

@@ -32,6 +32,9 @@ FILES = {
     "fake.pdf": b"plain ASCII words under a PDF name",
     "code.py": b"def f(x):\n    return x + 1\n",
     "blank.txt": b" \n\t ",
+    "SHOUT.MD": b"# Upper case\n\nA *Markdown* file named in capitals.\n",
+    "kelvin.mar\u212adown": b"# Kelvin\n\nA *Markdown* file: its extension lowers to markdown.\n",
+    ".md": b"a hidden file whose whole name is a dot and md",
 }
 
 
@@ -108,6 +111,15 @@ def test_the_kernel_sorts_files_into_plain_read_and_again(tmp_path):
             b"" if state[os.path.basename(p)] == native.AGAIN else FILES[os.path.basename(p)]
         )
     assert got.offsets[-1] == len(got.buf) == sum(len(d) for n, d in FILES.items() if n != "code.py")
+
+
+def test_a_folder_name_with_a_dot_claims_no_extension(tmp_path):
+    (tmp_path / "book.pdf").mkdir()
+    (tmp_path / "book.pdf" / "README").write_bytes(b"plain words in a file without an extension")
+    (tmp_path / "book.pdf" / "notes.PDF").write_bytes(b"plain words under a PDF name in capitals")
+    paths = [str(tmp_path / "book.pdf" / "README"), str(tmp_path / "book.pdf" / "notes.PDF")]
+    got = native.slurp(paths, range(2), [os.stat(p).st_size for p in paths], None)
+    assert got is not None and got.state.tolist() == [native.PLAIN, native.READ]
 
 
 def test_a_name_that_is_not_utf8_is_read(tmp_path):

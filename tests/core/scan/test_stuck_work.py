@@ -16,7 +16,7 @@ import pytest
 from lshdesk.cli import main
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.params import ScanParams
-from lshdesk.core.scan import pipeline
+from lshdesk.core.scan import pipeline, reader
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -37,7 +37,7 @@ def test_cancel_is_answered_while_a_batch_is_stuck(folder, monkeypatch):
         release.wait(30)
         raise RuntimeError("released")
 
-    monkeypatch.setattr(pipeline, "read_and_sign_listed", stuck)
+    monkeypatch.setattr(reader, "read_and_sign_listed", stuck)
     cancel = threading.Event()
     gen = pipeline.scan([str(folder)], ScanParams(), cancel)
     threading.Thread(target=lambda: (entered.wait(10), cancel.set()), daemon=True).start()
@@ -54,7 +54,7 @@ def test_out_of_memory_is_one_line_and_exit_1(folder, monkeypatch, capsys):
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(pipeline, "read_and_sign_listed", no_memory)
+    monkeypatch.setattr(reader, "read_and_sign_listed", no_memory)
     assert main(["scan", str(folder), "--no-cache"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("lshdesk: error: out of memory") and "Traceback" not in "".join(err)
@@ -63,11 +63,11 @@ def test_out_of_memory_is_one_line_and_exit_1(folder, monkeypatch, capsys):
 def test_ctrl_c_ends_the_command_within_a_second_with_a_stuck_worker(folder):
     script = (
         "import os, sys, threading\n"
-        "from lshdesk.core.scan import pipeline\n"
+        "from lshdesk.core.scan import reader\n"
         "def stuck(*a, **k):\n"
         "    os.write(2, b'stuck\\n')\n"
         "    threading.Event().wait()\n"
-        "pipeline.read_and_sign_listed = stuck\n"
+        "reader.read_and_sign_listed = stuck\n"
         "from lshdesk.cli import main\n"
         f"sys.argv = ['lshdesk', 'scan', {str(folder)!r}, '--no-cache']\n"
         "sys.exit(main())\n"

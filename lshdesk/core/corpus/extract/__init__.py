@@ -66,7 +66,6 @@ _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
 
 
 @functools.lru_cache(maxsize=64)
-@functools.lru_cache(maxsize=64)
 def extensions(formats: frozenset[str] | None = None) -> frozenset[str]:
     """The file extensions (lower case, with the dot) of the given formats, of all of them when None (asked for
     every file listed: kept once made)."""

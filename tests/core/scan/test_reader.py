@@ -1,0 +1,76 @@
+"""The reading stage: batches start while the listing goes on, and the result does not depend on when they run;
+the store grows as batches arrive and keeps them in order."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from core_helpers import make_words, mutate, write_tree
+
+from lshdesk.core.params import ScanParams
+from lshdesk.core.persistence.export import to_json
+from lshdesk.core.scan import pipeline, reader
+from lshdesk.core.scan.frontend import Prepared
+from lshdesk.core.scan.pipeline import run, scan
+from lshdesk.core.scan.store import ScanStore
+from lshdesk.core.shingling import ShingleBatch
+
+
+@pytest.fixture
+def folder(tmp_path):
+    rng = np.random.default_rng(5)
+    texts = {f"{i:03d}.txt": " ".join(make_words(rng, 30, vocab_size=5000)) for i in range(240)}
+    texts["239.txt"] = " ".join(mutate(rng, texts["000.txt"].split(), 1))  # a pair far apart in listing order
+    texts["120.txt"] = "?!?! ..."  # skipped when read (no words), in the middle of the listing
+    write_tree(tmp_path, texts)
+    return tmp_path
+
+
+def test_reading_starts_while_the_listing_goes_on_and_gives_the_same_result(folder, monkeypatch):
+    alone = run(scan([str(folder)], ScanParams(threshold=0.7)))
+    events: list[tuple[str, float]] = []
+    real_walk, real_read = pipeline.walk, reader.read_and_sign_listed
+
+    def slow_walk(*args, **kwargs):
+        for entry in real_walk(*args, **kwargs):
+            time.sleep(0.002)  # a slow disk: the listing takes about half a second
+            yield entry
+        events.append(("listed", time.perf_counter()))
+
+    def spy_read(*args, **kwargs):
+        events.append(("read", time.perf_counter()))
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "walk", slow_walk)
+    monkeypatch.setattr(reader, "read_and_sign_listed", spy_read)
+    monkeypatch.setattr(reader, "BATCH_FILES", 16)
+    overlapped = run(scan([str(folder)], ScanParams(threshold=0.7)))
+    listed = next(t for what, t in events if what == "listed")
+    reads = [t for what, t in events if what == "read"]
+    assert len(reads) == 15 and sum(t < listed for t in reads) >= 10  # most batches were read during the listing
+    assert to_json(overlapped) == to_json(alone)  # same documents, skipped files, pairs and groups, in order
+    assert len(alone.pairs) == 1 and [s.path for s in alone.skipped] == [str(folder / "120.txt")]
+
+
+def test_the_store_grows_and_keeps_batches_in_order():
+    rng = np.random.default_rng(1)
+    store = ScanStore(4, np.dtype(np.uint32), n_docs=2, n_ids=3)
+    docs, kept = [], []
+    for b in range(6):
+        n = int(rng.integers(1, 5))
+        sets = [np.unique(rng.integers(0, 1000, int(rng.integers(0, 6)))).astype(np.uint32) for _ in range(n)]
+        offsets = np.concatenate([[0], np.cumsum([len(s) for s in sets])]).astype(np.int64)
+        batch = ShingleBatch(np.concatenate(sets).astype(np.uint32), offsets, np.arange(n, dtype=np.int64) + 7)
+        sigs = rng.integers(0, 2**32, (n, 4), dtype=np.uint64).astype(np.uint32)
+        ok = list(range(10 * b, 10 * b + n))
+        skipped: list = []
+        empty = np.zeros(1, dtype=np.int64)
+        kept += store.add(Prepared(ok, [], np.zeros(0, np.uint8), empty, None), batch, sigs, [""] * 100, skipped)
+        docs += [(i, s, g) for i, s, g in zip(ok, sets, sigs) if len(s)]
+        assert len(skipped) == sum(1 for s in sets if not len(s))  # no shingles: skipped with a reason
+    shingles, sigs = store.finish()
+    assert kept == [i for i, _, _ in docs]
+    assert [shingles.doc(j).tolist() for j in range(len(docs))] == [s.tolist() for _, s, _ in docs]
+    assert np.array_equal(sigs, np.array([g for _, _, g in docs]).reshape(-1, 4))
