@@ -126,6 +126,10 @@ def _command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
+    if getattr(sys, "frozen", False):  # a frozen build: a spawned extraction process starts here, and runs its job
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:

@@ -301,6 +301,18 @@ def test_version(capsys):
     assert code == 0 and out.startswith("lshdesk ")
 
 
+def test_a_frozen_build_lets_a_spawned_process_run_its_job_first(capsys, monkeypatch):
+    import multiprocessing
+
+    calls: list[int] = []
+    monkeypatch.setattr(multiprocessing, "freeze_support", lambda: calls.append(1))
+    call(capsys, "--version")
+    assert calls == []  # not frozen: nothing to do
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    code, out, _ = call(capsys, "--version")
+    assert calls == [1] and code == 0 and out.startswith("lshdesk ")
+
+
 # ------------------------------------------------------------------ the installed command
 
 
