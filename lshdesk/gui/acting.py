@@ -177,7 +177,10 @@ class Acting(QObject):
         self.cancel_action.setEnabled(False)
         again = " Scan again to see them in the results." if run.done else ""
         following = last_run(self.log.read(), "move")
-        older = " Undo again for the move before." if following and following[0].run != run.entries[0].run else ""
+        if following and following[0].run == run.entries[0].run:  # cancelled or stopped: the rest of this move
+            older = f" Undo again to move the other {_files(len(following))} back."
+        else:
+            older = " Undo again for the move before." if following else ""
         self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{older}{note}")
         if run.refused:
             self._report_refused(run.refused)

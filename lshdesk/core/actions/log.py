@@ -2,6 +2,10 @@
 
 Each line is appended with one ``write`` on a file opened for appending, then flushed to disk, so a crash leaves at
 worst a last line cut short; reading skips any line that is not a well-formed entry (the file is untrusted).
+
+An undo that went through every file of a move ends with a line of its own: an 'undo' entry with no source and
+no destination (``finished``). A move whose undo was cancelled or cut short has no such line: its files not moved
+back yet are the next Undo's (``last_run``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,16 @@ class Entry:
     size: int
     mtime_ns: int
     undoes: str = ""  # for 'undo': the run it undoes
+
+    @property
+    def is_marker(self) -> bool:
+        """True for the line that ends an undo which went through every file (no source, no destination)."""
+        return self.action == "undo" and not self.source and not self.dest
+
+
+def finished(run_id: str, undoes: str) -> Entry:
+    """The line an undo run adds once it went through every file of the run ``undoes``."""
+    return Entry(run_id, now(), "undo", "", "", 0, 0, undoes)
 
 
 def default_path() -> Path:
@@ -98,9 +112,13 @@ def _entry(line: bytes) -> Entry | None:
 
 
 def last_run(entries: list[Entry], action: str) -> list[Entry]:
-    """The entries of the latest run of ``action`` that has not been undone (empty if none)."""
-    undone = {e.undoes for e in entries if e.action == "undo"}
-    runs = [e.run for e in entries if e.action == action and e.run not in undone]
-    if not runs:
-        return []
-    return [e for e in entries if e.run == runs[-1] and e.action == action]
+    """The entries of the latest run of ``action`` not undone yet: each of its files not moved back, unless an
+    undo went through all of them (its ``finished`` line); empty if there is none."""
+    done = {e.undoes for e in entries if e.is_marker}
+    back = {(e.undoes, e.source) for e in entries if e.action == "undo" and not e.is_marker}
+    runs = list(dict.fromkeys(e.run for e in entries if e.action == action and e.run not in done))
+    for run in reversed(runs):
+        left = [e for e in entries if e.run == run and e.action == action and (run, e.dest) not in back]
+        if left:
+            return left
+    return []

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from lshdesk.core.actions.log import ActionLog, Entry, new_run_id, now
+from lshdesk.core.actions.log import ActionLog, Entry, finished, new_run_id, now
 from lshdesk.core.actions.plan import KINDS, Plan, Planned, changed, destination, inside, read_only
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.scan.pipeline import Progress
@@ -202,5 +202,7 @@ class UndoRun:
                 continue
             self.done.append(e.source)
             self.log.append(Entry(self.run_id, now(), "undo", e.dest, e.source, e.size, e.mtime_ns, e.run))
+        if self.entries:  # every file went through (a cancel stops above): the move is undone, refusals and all
+            self.log.append(finished(self.run_id, self.entries[0].run))
         yield Progress(STAGES["undo"], total, total)
         return self

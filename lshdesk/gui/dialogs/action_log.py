@@ -20,7 +20,7 @@ class ActionLogDialog(QDialog):
     def __init__(self, parent: QWidget | None, log: ActionLog) -> None:
         super().__init__(parent)
         self.setWindowTitle("Action log")
-        entries = log.read()[::-1]
+        entries = [e for e in log.read()[::-1] if not e.is_marker]
         where = QLabel(
             f"{len(entries):,} entries in <a href='{QUrl.fromLocalFile(str(log.path.parent)).toString()}'>"
             f"{log.path}</a>. lshdesk changes files only when you mark them and confirm."

@@ -156,6 +156,26 @@ def test_undo_steps_back_through_the_moves_newest_first_and_never_replaces_a_fil
     assert last_run(log.read(), "move") == []  # both moves are undone: nothing more to move back
 
 
+def test_an_undo_cancelled_halfway_leaves_the_rest_for_the_next_undo(scanned):
+    tmp, result = scanned
+    log = ActionLog(tmp / "log.jsonl")
+    move = _run(result, "move", _marks(result, "g0_b.txt", "g1_b.txt", "lone0.txt"), tmp, folder=str(tmp / "out"))
+    paths = result.docs.paths
+    cancel = threading.Event()
+    steps = UndoRun(last_run(log.read(), "move"), log).steps(cancel)
+    seen = 0
+    with pytest.raises(ScanCancelled):
+        for p in steps:
+            seen += 1
+            if p.done == 1:  # the first file is back: the user cancels
+                cancel.set()
+    left = last_run(log.read(), "move")
+    assert [e.dest for e in left] == [dest for _, dest in move.done[1:]]  # not the whole move: the two still away
+    again = run(UndoRun(left, log).steps())
+    assert again.done == [paths[doc] for doc, _ in move.done[1:]] and again.refused == []
+    assert all(os.path.exists(paths[doc]) for doc, _ in move.done) and last_run(log.read(), "move") == []
+
+
 def test_the_marked_list_exports_as_csv_and_json(scanned):
     _, result = scanned
     plan = make_plan(result, _marks(result, "g0_b.txt", "lone1.txt"))
