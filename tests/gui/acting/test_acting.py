@@ -158,3 +158,38 @@ def test_cancel_in_the_progress_area_stops_before_the_next_file(qtbot, scanned, 
     assert [os.path.exists(p) for p in marked] == [False, True, True]  # scan order: g0_b went, the others stayed
     assert marked[0] not in window.state.result.docs.paths and marked[1] in window.state.result.docs.paths
     assert [e.source for e in window.acting.log.read()] == [marked[0]]
+
+
+def test_an_undo_cancelled_halfway_leaves_the_rest_for_undo_again(qtbot, scanned, monkeypatch):
+    import threading
+
+    from lshdesk.core.actions import run as runs
+
+    window, tmp = scanned
+    marked = _mark(window, "g0_b.txt", "g1_b.txt", "g2_b.txt")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp / "out")))
+    window.acting.actions.move.trigger()
+    _confirm_and_wait(qtbot, window, window.acting.confirm)
+    assert not any(os.path.exists(p) for p in marked)
+    first_back, release = threading.Event(), threading.Event()
+    real_move = runs.move_file
+
+    def slow_move(src, dest):  # the first file moves back, then the worker waits for the test to press Cancel
+        real_move(src, dest)
+        first_back.set()
+        release.wait(5)
+
+    monkeypatch.setattr(runs, "move_file", slow_move)
+    window.acting.actions.undo.trigger()
+    qtbot.waitUntil(first_back.is_set, timeout=5000)
+    qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
+    release.set()
+    qtbot.waitUntil(lambda: "Cancelled" in window.progress.stage.text(), timeout=5000)
+    assert [os.path.exists(p) for p in marked] == [True, False, False]
+    assert "Undo again to move the other 2 files back" in window.progress.stage.text()
+    monkeypatch.setattr(runs, "move_file", real_move)
+    window.acting.actions.undo.trigger()
+    qtbot.waitUntil(lambda: not window.acting.slot.busy, timeout=10000)
+    assert all(os.path.exists(p) for p in marked) and "Moved 2 files back" in window.progress.stage.text()
+    window.acting.actions.undo.trigger()
+    assert "Nothing to move back" in window.progress.stage.text()
