@@ -90,6 +90,14 @@ class ShingleBatch:
     def doc(self, i: int) -> npt.NDArray[np.uint32]:
         return self.ids[self.offsets[i] : self.offsets[i + 1]]
 
+    def take(self, docs: npt.NDArray[np.int64]) -> ShingleBatch:
+        """The batch of the documents ``docs``, in that order."""
+        counts = self.counts()[docs]
+        offsets = np.zeros(len(docs) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        where = np.repeat(self.offsets[docs] - offsets[:-1], counts) + np.arange(offsets[-1])
+        return ShingleBatch(self.ids[where], offsets, self.n_tokens[docs])
+
 
 def empty_batch() -> ShingleBatch:
     """A batch of no documents."""

@@ -61,10 +61,11 @@ def _scan_settings(root: str, shingle: str, t: float, k: int) -> dict:
         run(scan([root], params))  # the kernels these settings need, loaded (and the page cache warm)
     except TooManyCandidates as e:  # lshdesk refuses what would exhaust the memory
         return {"refused": str(e)}
+    said: list[str] = []  # the slow-scan warning, with its estimate of the verification's time
     t0 = time.perf_counter()
-    r = run(scan([root], params))
+    r = run(scan([root], params), lambda p: said.append(p.warning) if p.stage == "estimating" else None)
     out = {"scan_s": time.perf_counter() - t0, "n_candidates": len(r.candidates), "n_pairs": len(r.pairs)}
-    return {**out, "stages": r.stage_seconds}
+    return {**out, "stages": r.stage_seconds, "warning": said[0] if said else ""}
 
 
 def startup(args: argparse.Namespace, report: dict) -> None:
@@ -117,7 +118,8 @@ def dense(root: str, args: argparse.Namespace, report: dict) -> None:
         f"\nDense scan: char:5 at 0.3 ({d['n_candidates']:,} candidates, {d['n_pairs']:,} pairs) vs word:3 at 0.8\n"
         f"  command line:   {d['cli_s']:.2f} s vs {w['cli_s']:.2f} s: {cli_ratio:.1f}x (target <= 4x)\n"
         f"  in one process: {d['scan_s']:.2f} s vs {w['scan_s']:.2f} s: {ratio:.1f}x "
-        f"(stages: {', '.join(f'{k} {v:.2f}' for k, v in d['stages'].items())})"
+        f"(stages: {', '.join(f'{k} {v:.2f}' for k, v in d['stages'].items())})\n"
+        f"  the warning said: {d['warning'] or '(none)'}"
     )
 
 

@@ -230,3 +230,14 @@ def test_hash_shingles_independent_of_the_batch(spec):
 def test_hash_shingles_empty_batch():
     b = hash_shingles([], ShingleSpec("word", 3))
     assert len(b) == 0 and b.ids.size == 0 and b.offsets.tolist() == [0]
+
+
+def test_a_batch_takes_its_documents_in_any_order():
+    from lshdesk.core.shingling import ShingleBatch
+
+    sets = [[1, 5, 9], [], [2], [3, 4, 7, 8]]
+    offsets = np.concatenate([[0], np.cumsum([len(x) for x in sets])]).astype(np.int64)
+    batch = ShingleBatch(np.array(sum(sets, []), dtype=np.uint32), offsets, np.array([10, 0, 1, 4], dtype=np.int64))
+    sub = batch.take(np.array([3, 1, 0, 3], dtype=np.int64))
+    assert [sub.doc(i).tolist() for i in range(len(sub))] == [sets[3], sets[1], sets[0], sets[3]]
+    assert sub.n_tokens.tolist() == [4, 0, 10, 4] and sub.ids.dtype == np.uint32

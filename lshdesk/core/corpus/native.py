@@ -9,6 +9,7 @@ the usual way (``reading.read_bytes``), which gives the reason. So the outcome i
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from lshdesk.core.kernels.files import AGAIN, PLAIN, READ, read_files
 
 __all__ = ["AGAIN", "NATIVE", "PLAIN", "READ", "Slurped", "slurp"]
 
+log = logging.getLogger(__name__)
 NATIVE = os.name == "posix"  # open/read/close with POSIX meanings; elsewhere files are read in Python
 # The extensions whose files have a reader of their own (PDF, DOCX, Markdown, HTML, ...): never PLAIN.
 CLAIMED = np.frombuffer(
@@ -51,6 +53,7 @@ def slurp(
 ) -> Slurped | None:
     """Read ``paths[i] for i in index`` (listed with ``sizes[i]`` bytes) in the kernel; None where it cannot be
     used (not POSIX, a name the file system cannot take): the caller then reads every file in Python."""
+    global NATIVE
     if not NATIVE or not len(index):
         return None
     chosen = [paths[i] for i in index]
@@ -66,5 +69,10 @@ def slurp(
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
     state = np.empty(len(chosen), dtype=np.uint8)
     txt_ok = formats is None or "txt" in formats
-    end = read_files(np.frombuffer(names, dtype=np.uint8), size, txt_ok, CLAIMED, FLAGS, buf, offsets, state)
+    try:
+        end = read_files(np.frombuffer(names, dtype=np.uint8), size, txt_ok, CLAIMED, FLAGS, buf, offsets, state)
+    except Exception as e:  # the kernel cannot be built here (a C library without these names): Python reads
+        NATIVE = False
+        log.warning("files are read in Python from now on: the compiled reader is not available here (%s)", e)
+        return None
     return Slurped(buf[:end], offsets, state)

@@ -190,7 +190,7 @@ def pair_stages(
         none = np.zeros(0, np.int64)
         empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
         return empty, empty, [], np.zeros(0)
-    est = estimate_candidates(sigs, shingles, banding, is_ref)
+    est = estimate_candidates(sigs, shingles, banding, is_ref, threshold=threshold)
     est.check_memory(shingle, available_memory())
     yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
     check_cancel(cancel)

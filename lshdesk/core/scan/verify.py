@@ -85,6 +85,16 @@ def warm_join(shingles: ShingleBatch, sigs: npt.NDArray) -> None:
     ranks.common_first(None)
 
 
+def join_seconds(shingles: ShingleBatch, sigs: npt.NDArray, left, right, threshold: float) -> float:
+    """Seconds the join takes on one thread for these candidates, renaming included (the kernels loaded first)."""
+    warm_join(shingles, sigs)
+    t0 = time.perf_counter()
+    inter, est = np.full(len(left), -1, dtype=np.int64), np.zeros(len(left))
+    for step, _ in _join_steps(RankedIds(shingles), sigs, left, right, threshold, inter, est, None):
+        step()
+    return time.perf_counter() - t0
+
+
 def _run_steps(steps: Iterator, total: int, cancel, clock: Clock) -> Generator[Progress, None, None]:
     """Run ``(function, candidates done after it)`` steps two at a time; reports follow the oldest step, in order."""
     pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")

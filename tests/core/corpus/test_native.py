@@ -152,3 +152,17 @@ def test_without_the_kernel_files_are_read_in_python(tmp_path, monkeypatch):
     assert native.slurp(paths, range(1), sizes, None) is None
     prep = read_listed(paths, range(1), MAX, True, sizes=sizes)
     assert prep.ok == [0] and prep.texts == [FILES["plain.txt"].decode()]
+
+
+def test_a_reader_that_cannot_be_built_here_leaves_reading_to_python(tmp_path, monkeypatch, caplog):
+    (tmp_path / "a.txt").write_bytes(FILES["plain.txt"])
+    paths, sizes = _listed(tmp_path)
+
+    def unavailable(*args):
+        raise RuntimeError("Symbol not found: read")
+
+    monkeypatch.setattr(native, "read_files", unavailable)
+    monkeypatch.setattr(native, "NATIVE", True)
+    prep = read_listed(paths, range(1), MAX, True, sizes=sizes)
+    assert prep.ok == [0] and prep.texts == [FILES["plain.txt"].decode()]
+    assert native.NATIVE is False and "read in Python" in caplog.text  # said once, not tried again

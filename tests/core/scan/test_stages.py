@@ -109,6 +109,33 @@ def test_the_candidate_estimate_from_a_sample_is_close(monkeypatch):
     assert abs(est.pairs - cross) / cross < 0.1
 
 
+def test_a_scan_the_join_will_verify_is_timed_by_the_join(monkeypatch):
+    texts = _texts(1600, seed=8)
+    sigs = sign_texts(texts, CHAR5)
+    from lshdesk.core.shingling import hash_shingles
+
+    shingles = hash_shingles(texts, CHAR5.shingle)
+    banding = optimal_banding(0.3, 128, 0.05, 0.95)
+    monkeypatch.setattr(estimate, "SAMPLE_DOCS", 400)
+    calls = []
+
+    def timed(sub, sub_sigs, left, right, threshold):
+        calls.append((sub, sub_sigs, left, right, threshold))
+        return 0.5
+
+    monkeypatch.setattr(estimate, "join_seconds", timed)
+    est = estimate.estimate_candidates(sigs, shingles, banding, threshold=0.3)
+    ((sub, sub_sigs, left, right, t),) = calls
+    assert len(sub) == len(sub_sigs) == 400 and t == 0.3 and left.max() < 400 and right.max() < 400
+    sample = [i for i in range(1600) if any(np.array_equal(sigs[i], row) for row in sub_sigs[:3])]
+    assert len(sample) >= 3 and np.array_equal(sub.doc(0), shingles.doc(sample[0]))  # the sampled documents' sets
+    assert est.seconds == pytest.approx(0.5 * est.pairs / len(left) / estimate.THREADS)
+    calls.clear()
+    estimate.estimate_candidates(sigs, shingles, banding, threshold=0.05)  # below the join's least threshold
+    estimate.estimate_candidates(sigs, shingles, banding)
+    assert calls == []
+
+
 def test_the_warning_names_the_count_the_time_and_the_way_out():
     big = estimate.Estimate(1.44e6, 20.4, 1500, 6220)
     assert big.warning(ShingleSpec("char", 5)) == (
