@@ -90,6 +90,7 @@ class ReadStage:
         self.cached = 0  # documents whose signature came from the signature cache
         self.start = 0  # the first listed file not yet in a batch
         self.filling = 0  # bytes listed since ``start``
+        self.listed_bytes = self.taken_bytes = 0  # of the files listed, and of those in the batches taken
         self.cut: deque[range] = deque()  # batches cut from the listing, not yet handed to a thread
         self.in_flight: deque = deque()  # (future, files in the batch, its files worth caching, its cache hits)
         self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
@@ -103,6 +104,7 @@ class ReadStage:
             self.cut.append(range(self.start, last))
             self.start, self.filling = last, 0
         self.filling += size
+        self.listed_bytes += size
         while self.in_flight and self.in_flight[0][0].done():
             self._take(None)
         while self.cut and len(self.in_flight) < READERS_WHILE_LISTING:
@@ -145,12 +147,16 @@ class ReadStage:
             )
         else:
             task = self.pool.submit(read_and_sign_listed, *batch, p.storage_options, self.extract, self.files.size)
-        self.in_flight.append((task, len(index), worth, hits))
+        self.in_flight.append((task, index, worth, hits))
 
     def _take(self, cancel: threading.Event | None) -> None:
-        future, n_listed, worth, hits = self.in_flight.popleft()
+        future, index, worth, hits = self.in_flight.popleft()
         prep, batch, sigs = wait_for(future, cancel)
-        self.kept += self.store.add(prep, batch, sigs, self.files.paths, self.skipped)
+        sizes = self.files.size
+        self.taken_bytes += sum(sizes[i] for i in index)
+        ids = self.store.n_ids + len(batch.ids)  # as many ids a byte in the rest as so far, and a twentieth more
+        room = len(self.files), int(ids * self.listed_bytes / max(1, self.taken_bytes) * 1.05) + 1
+        self.kept += self.store.add(prep, batch, sigs, self.files.paths, self.skipped, room)
         if self.use is not None:
             self.use.remember(self.files, prep, batch, sigs, worth, hits)
-        self.done += n_listed
+        self.done += len(index)

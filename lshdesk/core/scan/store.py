@@ -2,8 +2,11 @@
 
 Batches arrive while the listing goes on, so the number of documents is not known in advance. Every array is
 grown with ``ndarray.resize`` (``realloc``, which moves large blocks by remapping pages rather than copying
-them) by half again when full, and cut to what was kept at the end. So the peak is about the final arrays, not
-twice them, and no list of per-batch arrays is concatenated at the end.
+them) by half again when full, but never past the ``room`` the caller says can still come (documents listed so
+far, shingle ids expected from the bytes listed), and cut to what was kept at the end. ``resize`` writes zeros
+into the new part, so a block grown past what it receives costs that memory (1 M files grown by half again with
+no bound: a 1,385 MB peak instead of 1,236 MB). So the peak is about the final arrays, not twice them, and no list
+of per-batch arrays is concatenated at the end.
 """
 
 from __future__ import annotations
@@ -18,22 +21,30 @@ from lshdesk.core.shingling import ShingleBatch
 class ScanStore:
     """Accumulates the kept documents' shingle ids, counts, token counts and signatures, in scan order."""
 
-    def __init__(self, k: int, dtype: np.dtype, n_docs: int = 1 << 16, n_ids: int = 1 << 23) -> None:
-        # Room for 65,536 documents and 8 M shingle ids at first (40 MB for k = 128): address space only, as the
-        # blocks are mapped and pages cost memory once written. Growing from small sizes took 23 reallocations,
-        # each a copy while the blocks were small enough for the heap (docs6k: 5 ms of a 60 ms scan).
-        self.sigs = np.empty((n_docs, k), dtype=dtype)
-        self.ids = np.empty(n_ids, dtype=np.uint32)
-        self.counts = np.empty(n_docs, dtype=np.int64)
-        self.n_tokens = np.empty(n_docs, dtype=np.int64)
+    def __init__(self, k: int, dtype: np.dtype, first_bytes: int = 32 << 20) -> None:
+        # Every buffer is made small and grown with ``resize`` (``realloc``), at first to ``first_bytes`` at most.
+        # (A block made large by ``np.empty`` is not remapped by ``realloc``: its first growth was a copy.)
+        self.first_docs = max(1, first_bytes // (k * np.dtype(dtype).itemsize))
+        self.first_ids = max(1, first_bytes // 4)
+        self.sigs = np.empty((1, k), dtype=dtype)
+        self.ids = np.empty(1, dtype=np.uint32)
+        self.counts = np.empty(1, dtype=np.int64)
+        self.n_tokens = np.empty(1, dtype=np.int64)
         self.n_docs = 0
         self.n_ids = 0
 
     def add(
-        self, prep: Prepared, batch: ShingleBatch, sigs: np.ndarray, paths: list[str], skipped: list[Skipped]
+        self,
+        prep: Prepared,
+        batch: ShingleBatch,
+        sigs: np.ndarray,
+        paths: list[str],
+        skipped: list[Skipped],
+        room: tuple[int, int] = (0, 0),
     ) -> list[int]:
         """Take a signed batch: keep its documents with shingles, report the rest as skipped; return those kept
-        (as indices into ``paths``, the listing)."""
+        (as indices into ``paths``, the listing). ``room``: the documents and the shingle ids that may come in all
+        (this batch's included), as far as the caller knows; the buffers grow no further than that."""
         skipped += prep.skipped
         counts = batch.counts()
         has = counts > 0
@@ -45,7 +56,7 @@ class ScanStore:
         ]
         m, d = len(kept), self.n_docs
         if d + m > len(self.counts):
-            rows = max(d + m, len(self.counts) * 3 // 2)
+            rows = max(d + m, min(max(len(self.counts) * 3 // 2, self.first_docs), room[0]))
             self.sigs.resize((rows, self.sigs.shape[1]), refcheck=False)  # C order: the rows so far stay as they are
             self.counts.resize(rows, refcheck=False)
             self.n_tokens.resize(rows, refcheck=False)
@@ -60,7 +71,7 @@ class ScanStore:
         ids = batch.ids  # documents without shingles have no ids: nothing to drop
         need = self.n_ids + len(ids)
         if need > len(self.ids):
-            self.ids.resize(max(need, len(self.ids) * 3 // 2), refcheck=False)
+            self.ids.resize(max(need, min(max(len(self.ids) * 3 // 2, self.first_ids), room[1])), refcheck=False)
         self.ids[self.n_ids : need] = ids
         self.n_ids = need
         return kept

@@ -56,7 +56,7 @@ def test_reading_starts_while_the_listing_goes_on_and_gives_the_same_result(fold
 
 def test_the_store_grows_and_keeps_batches_in_order():
     rng = np.random.default_rng(1)
-    store = ScanStore(4, np.dtype(np.uint32), n_docs=2, n_ids=3)
+    store = ScanStore(4, np.dtype(np.uint32), first_bytes=24)  # room for one signature and six ids at first
     docs, kept = [], []
     for b in range(6):
         n = int(rng.integers(1, 5))
@@ -74,3 +74,19 @@ def test_the_store_grows_and_keeps_batches_in_order():
     assert kept == [i for i, _, _ in docs]
     assert [shingles.doc(j).tolist() for j in range(len(docs))] == [s.tolist() for _, s, _ in docs]
     assert np.array_equal(sigs, np.array([g for _, _, g in docs]).reshape(-1, 4))
+
+
+def test_the_store_grows_no_further_than_the_room_it_is_told_of():
+    store = ScanStore(4, np.dtype(np.uint32))  # would grow to 32 MB at first, unbounded
+    sets = [np.array([1, 2, 3], dtype=np.uint32), np.array([4, 5], dtype=np.uint32)]
+    batch = ShingleBatch(np.concatenate(sets), np.array([0, 3, 5], dtype=np.int64), np.array([3, 2], dtype=np.int64))
+    prep = Prepared([0, 1], [], np.zeros(0, np.uint8), np.zeros(1, dtype=np.int64), None)
+    sigs = np.ones((2, 4), dtype=np.uint32)
+    store.add(prep, batch, sigs, ["a", "b"], [], room=(7, 40))
+    assert len(store.counts) == len(store.sigs) == 7 and len(store.ids) == 40  # resize writes zeros: no more
+    store.add(Prepared([2, 3], [], prep.buf, prep.offsets, None), batch, sigs, ["a", "b", "c", "d"], [], room=(3, 8))
+    assert (
+        len(store.counts) == 7 and store.n_docs == 4 and store.n_ids == 10
+    )  # room fits; a smaller bound shrinks nothing
+    shingles, kept_sigs = store.finish()
+    assert len(kept_sigs) == 4 and shingles.ids.tolist() == [1, 2, 3, 4, 5] * 2
