@@ -19,6 +19,7 @@ from lshdesk.core.shingling import ShingleBatch
 
 SAMPLE_DOCS = 1500  # documents whose signatures are banded for the estimate (exact below this many)
 TIMED_PAIRS = 2000  # sampled candidates verified to time one comparison
+JOIN_DOCS = 800  # sampled documents whose candidates the join verifies to time it
 WARN_PAIRS = 1_000_000  # a scan expected to verify this many candidates, or to take WARN_SECONDS, is warned of
 WARN_SECONDS = 15.0
 BYTES_PER_CANDIDATE = 128  # peak memory per candidate pair (measured ~84 B: 6.3 M candidates, 530 MB over the scan)
@@ -112,8 +113,14 @@ def estimate_candidates(
     if not len(left):
         return Estimate(pairs, seconds, m, n)
     if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold):
-        took = join_seconds(shingles.take(sample), sigs[sample], local_l, local_r, threshold)
-        return Estimate(pairs, took * pairs / len(left) / THREADS, m, n)
+        sub = np.sort(rng.choice(m, min(m, JOIN_DOCS), replace=False))  # positions in the sample
+        pos = np.full(m, -1, dtype=np.int64)
+        pos[sub] = np.arange(len(sub))
+        both = (pos[local_l] >= 0) & (pos[local_r] >= 0)
+        if both.any():
+            chosen = sample[sub]
+            took = join_seconds(shingles.take(chosen), sigs[chosen], pos[local_l[both]], pos[local_r[both]], threshold)
+            return Estimate(pairs, took * pairs / int(both.sum()) / THREADS, m, n)
     pick = rng.choice(len(left), min(len(left), TIMED_PAIRS), replace=False)
     t0 = time.perf_counter()
     probe_intersection_sizes(shingles.ids, shingles.offsets, left[pick], right[pick])
