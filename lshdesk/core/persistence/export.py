@@ -89,16 +89,22 @@ def skipped_name(result: ScanResult, path: str) -> str:
 
 def pair_indices(result: ScanResult) -> list[tuple[int, int, float, float, int]]:
     """Verified pairs as document indices (a, b, estimate, jaccard, bands), in the order of ``pair_rows``."""
+    return list(zip(*_ordered_pairs(result)))
+
+
+def _ordered_pairs(result: ScanResult) -> tuple[list[int], list[int], list[float], list[float], list[int]]:
+    """The columns of ``pair_indices``: a before b by name, by similarity (as shown, 6 decimals) descending then
+    names. Columns, not a list of tuples: a dense scan's 51,037 tuples cost 0.06 s to make."""
     names = exact_paths(result)
     p = result.pairs
-    rows = []
-    for l, r, e, j, b in zip(
-        p.left.tolist(), p.right.tolist(), p.estimate.tolist(), p.jaccard.tolist(), p.bands.tolist()
-    ):
-        a, c = sorted((l, r), key=lambda i: names[i])
-        rows.append((a, c, e, j, b))
-    rows.sort(key=lambda t: (-round(t[3], 6), names[t[0]], names[t[1]]))
-    return rows
+    rank = np.empty(len(names), dtype=np.int64)  # names are unique: comparing ranks is comparing names
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    first = rank[p.left] < rank[p.right]
+    a, c = np.where(first, p.left, p.right), np.where(first, p.right, p.left)
+    similarity = np.array([round(j, 6) for j in p.jaccard.tolist()], dtype=np.float64)  # Python's rounding
+    order = np.lexsort((rank[c], rank[a], -similarity))
+    columns = (a[order], c[order], p.estimate[order], p.jaccard[order], p.bands[order])
+    return tuple(col.tolist() for col in columns)
 
 
 def pair_rows(result: ScanResult) -> list[tuple[str, str, float, float, int]]:
@@ -124,13 +130,39 @@ class _Writer:
 
 
 def to_csv(result: ScanResult, spreadsheet: bool = False) -> str:
-    """Header ``a,b,estimate,jaccard``, one row per verified pair, 6 decimals; names exact unless ``spreadsheet``."""
+    """Header ``a,b,estimate,jaccard``, one row per verified pair, 6 decimals; names exact unless ``spreadsheet``.
+
+    Each name is made a cell once (``_Writer``'s rules, quoted and not), not once per pair it is in: a dense
+    scan's 51,037 pairs took 0.17 s to write, row by row through the csv module.
+    """
     out = io.StringIO()
     w = _Writer(out, spreadsheet)
     w.writerow(["a", "b", "estimate", "jaccard"])
-    for a, b, e, j, _ in pair_rows(result):
-        w.writerow([a, b, f"{e:.6f}", f"{j:.6f}"])
+    left, right, estimate, jaccard, _ = _ordered_pairs(result)
+    names = display_paths(result)
+    used = sorted(set(left) | set(right))
+    plain, quoted, cr = _cells([names[i] for i in used], spreadsheet)
+    cell = dict(zip(used, zip(plain, quoted, cr)))
+    for a, b, e, j in zip(left, right, estimate, jaccard):
+        (pa, qa, ra), (pb, qb, rb) = cell[a], cell[b]
+        out.write(f'{qa},{qb},"{e:.6f}","{j:.6f}"\n' if ra or rb else f"{pa},{pb},{e:.6f},{j:.6f}\n")
     return out.getvalue()
+
+
+def _cells(names: list[str], spreadsheet: bool) -> tuple[list[str], list[str], list[bool]]:
+    """Each name as a CSV cell on its own, as ``_Writer`` writes it: quoted only where needed, quoted always
+    (a row holding a bare ``\r`` is quoted whole), and whether it holds a ``\r``."""
+    texts = ["'" + n if spreadsheet and n.startswith(FORMULA_START) else n for n in names]
+    buf = io.StringIO()
+
+    def cell(writer, text: str) -> str:
+        buf.seek(0)
+        buf.truncate()
+        writer.writerow([text])
+        return buf.getvalue()[:-1]  # without the row's end
+
+    plain, quoted = csv.writer(buf, lineterminator="\n"), csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    return [cell(plain, t) for t in texts], [cell(quoted, t) for t in texts], ["\r" in t for t in texts]
 
 
 def _scores(estimate: float, jaccard: float, bands: int) -> dict:

@@ -149,3 +149,25 @@ def test_empty_result_has_the_header_only(tmp_path):
     assert to_csv(res) == "a,b,estimate,jaccard\n"
     doc = json.loads(to_json(res))
     assert doc["documents"] == doc["pairs"] == doc["groups"] == doc["group_lowest_similarity"] == doc["skipped"] == []
+
+
+@pytest.mark.parametrize("spreadsheet", [False, True])
+def test_pair_rows_with_awkward_names_are_written_as_the_csv_module_writes_them(tmp_path, spreadsheet):
+    from lshdesk.core.persistence import export
+
+    rng = np.random.default_rng(3)
+    words = make_words(rng, 60, vocab_size=3000)
+    names = ["a,b.txt", 'say "hi".txt', "cr\rname.txt", "=SUM(A1).txt", "-minus.txt", "new\nline.txt", "plain.txt"]
+    names += ["@at.txt", "+plus.txt", "\ttab.txt"]
+    for i, name in enumerate(names):  # near-copies of one text: every pair verified, at several similarities
+        (tmp_path / name).write_text(" ".join(mutate(rng, words, i % 3)))
+    result = run(scan([str(tmp_path)], ScanParams(threshold=0.5)))
+    assert len(result.pairs) >= 30
+    out = io.StringIO()
+    oracle = export._Writer(out, spreadsheet)  # row by row through the csv module: what to_csv wrote before
+    oracle.writerow(["a", "b", "estimate", "jaccard"])
+    for a, b, e, j, _ in pair_rows(result):
+        oracle.writerow([a, b, f"{e:.6f}", f"{j:.6f}"])
+    assert to_csv(result, spreadsheet) == out.getvalue()
+    rows = list(csv.reader(io.StringIO(to_csv(result, spreadsheet))))[1:]
+    assert {r[0].removeprefix("'") for r in rows} | {r[1].removeprefix("'") for r in rows} == set(display_paths(result))
