@@ -181,7 +181,7 @@ class Acting(QObject):
             older = f" Undo again to move the other {_files(len(following))} back."
         else:
             older = " Undo again for the move before." if following else ""
-        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{again}{older}{note}")
+        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{older}{note}{again}")
         if run.refused:
             self._report_refused(run.refused)
         self._enable()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 
 from lshdesk.core.humanize import human_seconds
 from lshdesk.core.scan.progress import STAGE_WORDS, Progress
+from lshdesk.gui.widgets.elided_label import ElidedLabel
 
 
 class ProgressArea(QWidget):
@@ -18,7 +19,7 @@ class ProgressArea(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.stage = QLabel("Ready")
+        self.stage = ElidedLabel("Ready")  # a long closing message is cut with "…", whole in its tooltip
         self.bar = QProgressBar()
         self.bar.setMaximumWidth(260)
         self.bar.setAccessibleName("Scan progress")
