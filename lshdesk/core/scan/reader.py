@@ -92,7 +92,7 @@ class ReadStage:
         self.filling = 0  # bytes listed since ``start``
         self.listed_bytes = self.taken_bytes = 0  # of the files listed, and of those in the batches taken
         self.cut: deque[range] = deque()  # batches cut from the listing, not yet handed to a thread
-        self.in_flight: deque = deque()  # (future, files in the batch, its files worth caching, its cache hits)
+        self.in_flight: deque = deque()  # (future, the batch's listing range, its files worth caching, its cache hits)
         self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
         self.extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
 
