@@ -241,3 +241,17 @@ def test_a_batch_takes_its_documents_in_any_order():
     sub = batch.take(np.array([3, 1, 0, 3], dtype=np.int64))
     assert [sub.doc(i).tolist() for i in range(len(sub))] == [sets[3], sets[1], sets[0], sets[3]]
     assert sub.n_tokens.tolist() == [4, 0, 10, 4] and sub.ids.dtype == np.uint32
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_ascii_characters_in_compiled_code_give_the_same_shingles(n):
+    from lshdesk.core.shingling import ascii_char_batch, char_batch, pack
+
+    rng = np.random.default_rng(n)
+    alphabet = [chr(c) for c in range(1, 128)] + [" ", "\n", "\t", "a", "E", "  "] * 10  # every ASCII character
+    texts = ["".join(rng.choice(alphabet, int(rng.integers(0, 60)))) for _ in range(300)]
+    texts += ["", " ", "\x1c\x1d\x1e\x1f", "  Hello,\r\n\tWORLD \x0b\x0c end  ", "ab", "x" * 7]
+    slow = char_batch(texts, n)
+    fast = ascii_char_batch(*pack([t.encode("ascii") for t in texts]), n)
+    assert np.array_equal(fast.offsets, slow.offsets) and np.array_equal(fast.ids, slow.ids)
+    assert np.array_equal(fast.n_tokens, slow.n_tokens)

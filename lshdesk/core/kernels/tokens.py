@@ -26,6 +26,39 @@ for _c in range(256):
         TOKEN_BYTES[_c] = _c + 32
 
 
+# ASCII bytes that Python's ``str.isspace`` (and the ``\\s`` of ``shingling.char_text``) takes for whitespace
+WHITE = np.zeros(256, dtype=np.bool_)
+WHITE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+
+
+@nb.njit(cache=True, nogil=True)
+def ascii_char_units(buf, offsets, white):  # pragma: no cover - compiled
+    """``shingling.char_text`` of ASCII documents as code points, without Python: letters lowered, each whitespace
+    run one space, none at either end. (code points as uint64, per-document offsets)."""
+    nd = offsets.size - 1
+    out = np.empty(offsets[nd] - offsets[0], dtype=np.uint64)
+    off = np.empty(nd + 1, dtype=np.int64)
+    off[0] = 0
+    o = 0
+    for d in range(nd):
+        started = False
+        pending = False
+        for k in range(offsets[d], offsets[d + 1]):
+            c = buf[k]
+            if white[c]:
+                pending = started
+                continue
+            if pending:
+                out[o] = 32
+                o += 1
+                pending = False
+            out[o] = c + 32 if 65 <= c <= 90 else c
+            o += 1
+            started = True
+        off[d + 1] = o
+    return out[:o], off
+
+
 @nb.njit(nogil=True)
 def _tokenize_doc(buf, start, end, table, toks, t):  # pragma: no cover - compiled
     """Write the token ids of ``buf[start:end]`` to ``toks[t:]``; return the new end of ``toks``."""

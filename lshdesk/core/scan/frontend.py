@@ -26,7 +26,15 @@ from lshdesk.core.corpus.sources import Storage, prefetch
 from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
-from lshdesk.core.shingling import ShingleBatch, char_batch, pack, shingle_strings, token_bytes, word_batch
+from lshdesk.core.shingling import (
+    ShingleBatch,
+    ascii_char_batch,
+    char_batch,
+    pack,
+    shingle_strings,
+    token_bytes,
+    word_batch,
+)
 from lshdesk.core.threads import step_back, wait_for
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
@@ -74,6 +82,7 @@ class Prepared:
     offsets: np.ndarray
     texts: list[str] | None  # decoded texts, when the shingling or the hash family needs strings
     files: list[SourceFile] | None = None  # the files read, when ``read_batch`` was given SourceFile objects
+    plain: bool = False  # every file plain ASCII text: ``buf`` holds their bytes as they are
 
     @classmethod
     def of(cls, ok: list[int], skipped: list[Skipped], parts: Sequence, texts: list[str] | None) -> Prepared:
@@ -175,7 +184,7 @@ def _plain_batch(ok: list[int], slurped: Slurped, need_texts: bool) -> Prepared:
     if need_texts:
         whole, o = slurped.buf.tobytes().decode("ascii"), slurped.offsets.tolist()
         texts = [whole[o[j] : o[j + 1]] for j in range(len(ok))]
-    return Prepared(ok, [], slurped.buf, slurped.offsets, texts)
+    return Prepared(ok, [], slurped.buf, slurped.offsets, texts, plain=True)
 
 
 def read_batch(
@@ -187,7 +196,7 @@ def read_batch(
 ) -> Prepared:
     """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
     prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats, storage)
-    return Prepared(prep.ok, prep.skipped, prep.buf, prep.offsets, prep.texts, [files[i] for i in prep.ok])
+    return Prepared(prep.ok, prep.skipped, prep.buf, prep.offsets, prep.texts, [files[i] for i in prep.ok], prep.plain)
 
 
 def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
@@ -197,7 +206,9 @@ def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
 
 def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tuple[ShingleBatch, np.ndarray]:
     """Shingle ids and signatures of a prepared batch (only compiled, GIL-free code for the default settings)."""
-    if sp.shingle.kind == "char":
+    if sp.shingle.kind == "char" and prep.plain:  # compiled, GIL-free
+        batch = ascii_char_batch(prep.buf, prep.offsets, sp.shingle.n)
+    elif sp.shingle.kind == "char":
         batch = char_batch(prep.texts or [], sp.shingle.n)
     else:
         batch = word_batch(prep.buf, prep.offsets, sp.shingle.n)

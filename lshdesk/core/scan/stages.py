@@ -8,6 +8,7 @@ and nothing keeps computing after it.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -61,6 +62,7 @@ def _warm(sp: SignatureParams, family: HashFamily, dense: bool, done: threading.
     try:
         texts = ["warm up the kernels for a scan", "warm up a kernel for the scan"]
         prep = Prepared.of([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
+        sign_prepared(dataclasses.replace(prep, plain=True), sp, family)  # as a batch of plain ASCII files is
         batch, sigs = sign_prepared(prep, sp, family)
         two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
         band_range_codes(sigs, Banding(1, 1), 0, 1)

@@ -166,3 +166,29 @@ def test_a_reader_that_cannot_be_built_here_leaves_reading_to_python(tmp_path, m
     prep = read_listed(paths, range(1), MAX, True, sizes=sizes)
     assert prep.ok == [0] and prep.texts == [FILES["plain.txt"].decode()]
     assert native.NATIVE is False and "read in Python" in caplog.text  # said once, not tried again
+
+
+@pytest.mark.parametrize("accents", [False, True])  # one batch of plain ASCII files only, or a mixed one
+@pytest.mark.parametrize("shingle", ["char:5", "word:3"])
+def test_a_scan_gives_the_same_result_with_and_without_the_compiled_reader(tmp_path, monkeypatch, shingle, accents):
+    from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
+    from lshdesk.core.persistence.export import to_json
+    from lshdesk.core.scan.pipeline import run, scan
+
+    words = "the quick brown fox jumps over the lazy dog while a cat sleeps in the warm sun".split()
+    rng = np.random.default_rng(4)
+    for i in range(40):  # plain ASCII, most of them near-copies of one another, with mixed case and whitespace
+        text = " ".join(rng.choice(words, 40)) if i % 4 else "  The QUICK\tbrown fox\r\n jumps " * 5
+        (tmp_path / f"d{i:02d}.txt").write_text(text + (" caf\u00e9" if accents and i % 3 == 0 else ""))
+    params = ScanParams(SignatureParams(ShingleSpec.parse(shingle)), threshold=0.3)
+    compiled: list[int] = []
+    real = frontend.ascii_char_batch
+    monkeypatch.setattr(
+        frontend, "ascii_char_batch", lambda buf, o, n: (compiled.append(len(o) - 1), real(buf, o, n))[1]
+    )
+    fast = run(scan([str(tmp_path)], params))
+    assert (40 in compiled) == (shingle == "char:5" and not accents)  # the batch of plain files: compiled
+    monkeypatch.setattr(native, "NATIVE", False)
+    slow = run(scan([str(tmp_path)], params))
+    assert len(fast.pairs) > 10 and to_json(fast) == to_json(slow)
+    assert np.array_equal(fast.shingles.ids, slow.shingles.ids)

@@ -148,8 +148,8 @@ def test_scan_across_many_batches(many):
     punct = {k for k, v in texts.items() if v.startswith("...")}
     assert {os.path.basename(s.path) for s in result.skipped} == punct
     assert set(result.docs.rel) == set(texts) - punct and result.docs.rel == sorted(result.docs.rel)
-    reading = [p for p in seen if p.stage == "reading"]
-    assert len(reading) >= 3 and reading[-1].done == reading[-1].total == 1200  # more than one batch reported
+    reading = [p for p in seen if p.stage == "reading"]  # batches read during the listing are counted at once
+    assert reading and reading[-1].done == reading[-1].total == 1200
     assert [p.done for p in reading] == sorted(p.done for p in reading)
 
 
@@ -184,7 +184,7 @@ def test_progress_stages_in_order(planted):
     assert [STAGES.index(s) for s in stages] == sorted(STAGES.index(s) for s in stages)
     assert {"reading", "banding", "grouping"} <= set(stages)
     reading = [p for p in seen if p.stage == "reading"]
-    assert reading[0].done == 0 and reading[-1].done == reading[-1].total > 0
+    assert reading[0].done <= reading[-1].done == reading[-1].total > 0  # from the batches read while listing
     assert [p.done for p in reading] == sorted(p.done for p in reading)
     for p in seen:
         assert p.done >= 0 and (p.total == 0 or p.done <= p.total)
