@@ -141,7 +141,7 @@ def test_join_scores_pairs_whose_documents_live_in_other_partitions():
     sigs = np.random.default_rng(5).integers(0, 4, size=(40, 16)).astype(np.uint32)
     bounds = np.array([0, 9, 25, 40])
     parts = [
-        tasks.SignedPart(tasks.take(batch, np.arange(a, b)), sigs[a:b], np.ones(b - a, bool), [])
+        tasks.SignedPart(batch.take(np.arange(a, b)), sigs[a:b], np.ones(b - a, bool), [])
         for a, b in zip(bounds[:-1], bounds[1:])
     ]
     left = np.array([0, 3, 8, 8, 5], dtype=np.int64)  # all in partition 0, partners everywhere

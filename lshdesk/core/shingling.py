@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import ranges
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import tokens as tokenkernels
 from lshdesk.core.params import ShingleSpec
@@ -95,8 +96,7 @@ class ShingleBatch:
         counts = self.counts()[docs]
         offsets = np.zeros(len(docs) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        where = np.repeat(self.offsets[docs] - offsets[:-1], counts) + np.arange(offsets[-1])
-        return ShingleBatch(self.ids[where], offsets, self.n_tokens[docs])
+        return ShingleBatch(self.ids[ranges(self.offsets[docs], counts)], offsets, self.n_tokens[docs])
 
 
 def empty_batch() -> ShingleBatch:

@@ -79,14 +79,6 @@ def concat_batches(batches: list[ShingleBatch]) -> ShingleBatch:
     )
 
 
-def take(batch: ShingleBatch, idx: npt.NDArray[np.int64]) -> ShingleBatch:
-    """The documents ``idx`` of a batch, in that order."""
-    counts = batch.counts()[idx]
-    offsets = np.zeros(len(idx) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return ShingleBatch(batch.ids[ranges(batch.offsets[idx], counts)], offsets, batch.n_tokens[idx])
-
-
 @dataclass(frozen=True)
 class FileSlice:
     """Files ``first, first + 1, ...`` of a scan: paths and sizes (one object, which Dask sends without looking inside)."""
@@ -125,7 +117,7 @@ def sign_part(part: FileSlice, params: ScanParams, report: Callable[[int], None]
         skips += [(first_file + i, NO_WORDS, _NO_WORDS_REASON) for i, h in zip(ok, has.tolist()) if not h]
         idx = np.flatnonzero(has)
         kept[np.asarray(ok, dtype=np.int64)[idx]] = True
-        batches.append(take(batch, idx))
+        batches.append(batch.take(idx))
         sig_parts.append(sigs[idx])
         start += len(chunk)
         if report is not None:
@@ -218,7 +210,7 @@ def needed_parts(req: dict[int, np.ndarray]) -> list[int]:
 def take_docs(part: SignedPart, first_doc: int, ids: npt.NDArray[np.int64]) -> DocSlice:
     """Documents ``ids`` (global numbers, all in this partition) with their shingle sets and signatures."""
     local = ids - first_doc
-    return DocSlice(ids, take(part.shingles, local), part.sigs[local])
+    return DocSlice(ids, part.shingles.take(local), part.sigs[local])
 
 
 def score(cands: Candidates, *slices: DocSlice) -> Pairs:

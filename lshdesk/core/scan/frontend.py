@@ -194,8 +194,10 @@ def read_batch(
     formats: frozenset[str] | None = None,
     storage: Storage = (),
 ) -> Prepared:
-    """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order)."""
-    prep = read_listed([f.path for f in files], range(len(files)), max_bytes, need_texts, formats, storage)
+    """``read_listed`` for a batch of SourceFile objects (``Prepared.files``: those read, in order); their listed
+    sizes let local files be read in compiled code (as on a Dask worker)."""
+    paths, sizes = [f.path for f in files], [f.size for f in files]
+    prep = read_listed(paths, range(len(files)), max_bytes, need_texts, formats, storage, sizes=sizes)
     return Prepared(prep.ok, prep.skipped, prep.buf, prep.offsets, prep.texts, [files[i] for i in prep.ok], prep.plain)
 
 
