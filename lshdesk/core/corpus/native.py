@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lshdesk.core.corpus.extract import FORMATS
+from lshdesk.core.corpus.reading import OPEN_FLAGS
 from lshdesk.core.kernels.files import AGAIN, PLAIN, READ, read_files
 
 __all__ = ["AGAIN", "NATIVE", "PLAIN", "READ", "Slurped", "slurp"]
@@ -29,7 +30,7 @@ CLAIMED = np.frombuffer(
     b"".join(ext.encode("ascii") + b"\0" for f in FORMATS.values() if f.id != "txt" for ext in sorted(f.extensions)),
     dtype=np.uint8,
 )
-FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)  # a FIFO never blocks the open
+FLAGS = OPEN_FLAGS | getattr(os, "O_CLOEXEC", 0)  # as Python reads (a FIFO never blocks), not inherited
 
 
 @dataclass(frozen=True)

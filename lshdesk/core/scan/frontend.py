@@ -95,11 +95,16 @@ class Prepared:
         return [self.buf[o[j] : o[j + 1]].tobytes() for j in range(len(o) - 1)]
 
 
+def full(files: int, filled: int, size: int, max_files: int = BATCH_FILES, max_bytes: int = BATCH_BYTES) -> bool:
+    """Whether a batch of ``files`` files, ``filled`` bytes, ends before the next file (``size`` bytes)."""
+    return files > 0 and (files >= max_files or filled + size > max_bytes)
+
+
 def index_batches(sizes: Sequence[int], max_files: int = BATCH_FILES, max_bytes: int = BATCH_BYTES) -> Iterator[range]:
-    """Consecutive index ranges of at most ``max_files`` files and (unless one file is larger) ``max_bytes``."""
+    """Index ranges of at most ``max_files`` files and (unless one file is larger) ``max_bytes``."""
     start, size = 0, 0
     for i, s in enumerate(sizes):
-        if i > start and (i - start >= max_files or size + s > max_bytes):
+        if full(i - start, size, s, max_files, max_bytes):
             yield range(start, i)
             start, size = i, 0
         size += s

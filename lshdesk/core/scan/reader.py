@@ -29,7 +29,7 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import BATCH_BYTES, BATCH_FILES, Listing, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.frontend import BATCH_FILES, Listing, full, read_and_sign_cached, read_and_sign_listed
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -100,7 +100,7 @@ class ReadStage:
         """The listing added a file of ``size`` bytes: cut a batch once it is full, take the batches finished, and
         keep ``READERS_WHILE_LISTING`` threads reading."""
         last = len(self.files) - 1
-        if last > self.start and (last - self.start >= BATCH_FILES or self.filling + size > BATCH_BYTES):
+        if full(last - self.start, self.filling, size, BATCH_FILES):
             self.cut.append(range(self.start, last))
             self.start, self.filling = last, 0
         self.filling += size
