@@ -286,7 +286,7 @@ def test_error_experiment_runs_in_a_worker_and_exports(view, qtbot, tmp_path, mo
     page.seeds.setValue(4)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     assert page.is_running()
-    qtbot.waitUntil(lambda: not page.is_running(), timeout=20000)
+    qtbot.waitUntil(lambda: not page.is_running(), timeout=60000)
     res = page.result
     assert res is not None and res.n_seeds == 4 and res.n_pairs == 28
     x, y = page.measured.getData()  # log mode: the curve holds log10 of the data
@@ -323,7 +323,7 @@ def test_banding_experiment_cancel_and_rerun(view, qtbot):
     assert page.result is None
     page.seeds.setValue(10)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
     res = page.result
     assert res.names == ("strict", "balanced", "loose") and res.n_seeds == 10
     assert res.recall[0] < res.recall[1] <= res.recall[2]
@@ -337,6 +337,6 @@ def test_banding_experiment_on_my_files(view, qtbot):
     page.files_radio.setChecked(True)
     page.seeds.setValue(5)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
     assert page.result.n_similar + page.result.n_dissimilar == 15 * 5
     assert "your first 6 documents" in page.status.text()

@@ -143,7 +143,7 @@ def test_experiment_ends_full_labels_small_shares_and_titles_its_export(view, qt
     view.show_page(page)
     page.seeds.setValue(7)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
     assert page.bar.value() == page.bar.maximum() == 7
     res = page.result
     shares = list(res.recall) + list(res.fpr)
@@ -161,7 +161,7 @@ def test_error_experiment_hides_the_entrys_points_on_my_files(view, qtbot):
     page.files_radio.setChecked(True)
     page.seeds.setValue(2)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
     assert page.bar.value() == page.bar.maximum()
     assert not page.reference.isVisible()
     assert all(label.text != "the entry's figures (100 seeds)" for _, label in page.plot.plotItem.legend.items)
