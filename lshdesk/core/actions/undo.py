@@ -26,8 +26,8 @@ def _where_a_move_put_it(e: Entry, root: str) -> str | None:
     """Why ``e.dest`` is not where moving ``e.source`` to ``e.folder`` puts it; None if it is."""
     if not os.path.isabs(e.folder) or os.path.realpath(e.folder) == os.path.realpath(os.sep):
         return f"the logged folder {e.folder!r} is not a folder a move can be made to"
-    if inside(e.folder, e.roots) or any(inside(r, (e.folder,)) for r in e.roots):
-        return f"the logged folder {e.folder} overlaps the scanned folders"
+    if inside(e.folder, e.roots):  # as a move refuses it
+        return f"the logged folder {e.folder} is inside a scanned folder"
     rel = os.path.relpath(e.source, root).replace(os.sep, "/")
     try:
         expected = destination(Planned(-1, e.source, rel, root, e.size, e.mtime_ns), e.folder, e.roots)
@@ -59,6 +59,8 @@ def why_not(e: Entry) -> str | None:
     """Why Undo must leave the file of entry ``e`` (a 'move' or a 'trash') where it is; None if it may move it back."""
     if e.action == "trash" and not trash.supported():
         return f"the system trash gives no way back from here: restore it from the trash yourself ({e.dest})"
+    if e.action == "trash" and not e.inode:
+        return f"not found in the trash when it went there (or logged by an older lshdesk): restore it from {e.dest}"
     if not e.inode or not e.roots or (e.action == "move" and not e.folder):
         return OLD
     if not e.mtime_ns:

@@ -48,6 +48,8 @@ def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object
     """``write_atomic`` for writers that stream: ``fill`` writes into the open temporary file."""
     shown = os.fspath(path)  # the name the user gave, in messages
     target = os.path.realpath(shown)  # a symlink stays one: the file it names is written
+    if os.path.islink(target):  # still a link: a loop, never replaced by a file
+        raise OutputError(f"cannot write {shown}: its links lead round in a loop", "a loop of symbolic links")
     folder, name = os.path.split(target)
     try:
         st = os.stat(target)

@@ -31,6 +31,15 @@ def test_a_symlink_stays_a_link_and_its_target_is_written(tmp_path):
     assert link.is_symlink() and os.readlink(link) == "real.csv" and target.read_text() == "new"
 
 
+def test_a_link_loop_is_refused_and_stays_a_link(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    with pytest.raises(OutputError, match="loop"):
+        write_atomic(a, "x")
+    assert a.is_symlink() and b.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
 @root_only
 def test_a_null_device_stays_a_device(tmp_path):
     null = tmp_path / "null"
