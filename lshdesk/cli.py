@@ -4,11 +4,24 @@ from __future__ import annotations
 
 # isort: off
 # first: a Ctrl+C while starting is one line
-from lshdesk.terminal import drive, early_interrupts, emit, end_now, fail, off_main, say
+from lshdesk.terminal import (
+    OUT_OF_MEMORY,
+    drive,
+    early_interrupts,
+    emit,
+    end_now,
+    fail,
+    log_thread_memory_errors,
+    not_a_file,
+    off_main,
+    out_of_memory,
+    say,
+)
 
 # isort: on
 import argparse
 import json
+import logging
 import os
 import signal
 import sys
@@ -29,7 +42,7 @@ def _scan(args: argparse.Namespace) -> int:
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
         return fail("--scheduler goes with --engine dask")
-    if not args.output and sys.stdout is None:
+    if args.output in (None, "", "-") and sys.stdout is None:
         return fail("standard output is closed: give a file with -o FILE", 1)
     if (args.bands is None) != (args.rows is None):
         return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
@@ -107,8 +120,8 @@ def _signature(args: argparse.Namespace) -> int:
         return fail("standard output is closed: redirect it to a file", 1)
     texts = []
     for path in args.files:
-        if not os.path.isfile(path):
-            return fail(f"no such file: {path}")
+        if why := not_a_file(path):
+            return fail(why)
         try:
             texts.append(read_text(path, 2**31))
         except NotText as e:
@@ -140,14 +153,15 @@ def main(argv: list[str] | None = None) -> int:
             from lshdesk.gui.app import run_app
 
             return run_app(getattr(args, "paths", []))
+        log_thread_memory_errors()
         args.cancel = threading.Event()  # set by Ctrl+C: the scan stops at its next check
         return off_main(lambda: _command(args), args.cancel)  # compiled work never on the main thread
     except (KeyboardInterrupt, ScanCancelled):  # the command cancels only on Ctrl+C
         return end_now(fail("interrupted", 130), argv)
     except LshdeskError as e:
         return commands.refused(e)
-    except MemoryError:
-        msg = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
-        return end_now(fail(msg, 1), argv)
-    except Exception as e:  # last resort: one line (the traceback with --debug, and in the log file)
+    except Exception as e:  # memory ran out (exit 1, in the README), or last resort: one line (traceback: --debug)
+        if out_of_memory(e):
+            logging.getLogger("lshdesk").error("out of memory", exc_info=e)
+            return end_now(fail(OUT_OF_MEMORY, 1), argv)
         return commands.crashed(e)

@@ -122,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report"
     )
-    s.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
+    s.add_argument(
+        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
+    )
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
     s.add_argument(
         "--engine",

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
-from lshdesk.terminal import drive, emit, fail, say
+from lshdesk.terminal import drive, emit, fail, not_a_file, say
 
 
 def _fraction(text: str) -> float:
@@ -54,7 +54,9 @@ def add_query_parser(sub, add_signature_options: Callable, positive: Callable) -
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
     )
     q.add_argument("--format", choices=("csv", "json"), default="csv", help="csv (default) or json")
-    q.add_argument("--output", "-o", metavar="FILE", help="write there instead of standard output")
+    q.add_argument(
+        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
+    )
     q.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
 
 
@@ -91,8 +93,8 @@ def query(args: argparse.Namespace) -> int:
     from lshdesk.core.scan.pipeline import cached_scan
 
     for p in args.files:
-        if not os.path.isfile(p):
-            return fail(f"no such file: {p}")
+        if why := not_a_file(p):
+            return fail(why)
     for p in args.inside:
         if not os.path.exists(p):
             return fail(f"no such folder or file: {p}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import signal
 import sys
@@ -43,10 +45,28 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
+def not_a_file(path: str) -> str | None:
+    """Why ``path`` cannot be read as a document ("no such file", a folder, a device...), or None for a file."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"no such file: {path}"
+    except OSError as e:
+        return f"cannot read {path}: {e.strerror or e}"
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device (a disk)"))
+    kinds += ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISSOCK, "a socket"))
+    what = next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+    return f"{path} is {what}, not a file: give a text file" if what else None
+
+
 def emit(text: str, output: str | None) -> int:
-    """Write the output (atomically to a file, or to standard output, checked); 0, or 1 with a one-line message."""
+    """Write the output (atomically to a file, or to standard output when ``output`` is None or ``-``, checked);
+    0, or 1 with a one-line message."""
     from lshdesk.core.persistence.atomic import OutputError, write_atomic, write_stream
 
+    output = None if output == "-" else output
     try:
         if output:
             write_atomic(output, text)
@@ -70,6 +90,43 @@ def _silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+OUT_OF_MEMORY = "out of memory: scan fewer or smaller files (--max-size), or free memory and try again"
+
+
+def out_of_memory(exc: BaseException | None) -> bool:
+    """True if ``exc`` (or what led to it) is memory running out: a MemoryError, no memory for a new thread's stack,
+    or a library that could not be mapped (``ulimit -v``: llvmlite says only "Could not find/load shared object")."""
+    seen = 0
+    while exc is not None and seen < 8:
+        text = str(exc)
+        if isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "can't start new thread" in text):
+            return True
+        if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+            return True
+        if isinstance(exc, (OSError, ImportError)) and "failed to map segment" in text:  # dlopen's words for it
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+def log_thread_memory_errors() -> None:
+    """A helper thread that runs out of memory goes to the log, not as a traceback on the terminal: the command
+    ends with its one line (``OUT_OF_MEMORY``), or, when its work could do without the thread, succeeds."""
+    default = threading.excepthook
+    if getattr(default, "lshdesk", False):  # once per process (tests call main many times)
+        return
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not out_of_memory(args.exc_value):
+            default(args)
+            return
+        name = args.thread.name if args.thread is not None else "?"
+        logging.getLogger("lshdesk").error("out of memory in thread %s", name, exc_info=args.exc_value)
+
+    hook.lshdesk = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
 
 
 def end_now(code: int, argv: list[str] | None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
@@ -11,9 +12,9 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 from lshdesk.core.actions import plan as plans
 from lshdesk.core.actions.log import ActionLog, last_run
 from lshdesk.core.actions.prune import without
-from lshdesk.core.actions.run import ActionRun, UndoRun, trash_location
+from lshdesk.core.actions.run import ActionRun, UndoRun
 from lshdesk.core.errors import LshdeskError
-from lshdesk.gui import file_actions, mark_menu
+from lshdesk.gui import export_dir, file_actions, mark_menu
 from lshdesk.gui.dialogs.action_log import ActionLogDialog
 from lshdesk.gui.dialogs.confirm_action import ConfirmAction
 from lshdesk.gui.errors import show_failure
@@ -21,6 +22,9 @@ from lshdesk.gui.marks import MarkControls
 from lshdesk.gui.workers import WorkerSlot
 
 DONE_WORDS = {"trash": "Moved {n} to the trash", "move": "Moved {n} to {folder}", "copy": "Copied {n} to {folder}"}
+UNDOABLE = ("move", "trash")
+BACK_WORDS = {"move": "Moving back", "trash": "Restoring from the trash"}
+DONE_BACK = {"move": "Moved {n} back where they were.", "trash": "Restored {n} from the trash."}
 
 
 def _files(n: int) -> str:
@@ -40,6 +44,7 @@ class Acting(QObject):
         self.slot = WorkerSlot(self, "Action failed")
         self._finisher = None  # how the running job ends, given a note (called at once, or when a cancel took effect)
         self._cancelled = False
+        self._pruned = None  # (run id, result shown after it, result before it, old numbers): Undo brings them back
         self.slot.idle.connect(self._stopped)
         self.actions = a = mark_menu.build(w)
         for rule, action in a.rules.items():
@@ -91,7 +96,7 @@ class Acting(QObject):
         except LshdeskError as e:
             show_failure(self.window, "Cannot do that", str(e), "")
             return None
-        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder)
+        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder, r.roots)
         dialog.accepted.connect(lambda: self._start(run))
         dialog.open()
         return dialog
@@ -117,6 +122,7 @@ class Acting(QObject):
             marks = self.state.marks[old]
             self.state.set_result(pruned)
             self.state.set_marks(marks)
+            self._pruned = (run.run_id, pruned, started, old)
         text = DONE_WORDS[run.kind].format(n=_files(len(run.done)), folder=run.folder)
         refused = f"; {_files(len(run.refused))} left alone (see why)" if run.refused else ""
         self.progress.finish(f"{text}{refused}.{note}")
@@ -150,23 +156,22 @@ class Acting(QObject):
 
     # --- undo ------------------------------------------------------------------------------------------------------
     def undo(self) -> None:
-        """Move the files of the last move back (again: the move before it, and so on, newest first; each file is
-        checked unchanged and never replaces one); say where the trash holds the files sent there."""
+        """Move the files of the last move back, or restore those of the last trash action from the trash (again:
+        the action before it, and so on, newest first; each file is checked to be the one that went, never
+        replaces one, and what the log claims is checked on disk first)."""
         if self.slot.running:
             return
-        entries = self.log.read()
-        moves, trashed = last_run(entries, "move"), last_run(entries, "trash")
-        trash_note = f" {_files(len(trashed))} sent to the trash are in {trash_location()}." if trashed else ""
-        if not moves:
-            self.progress.finish(f"Nothing to move back.{trash_note}")
+        last = last_run(self.log.read(), UNDOABLE)
+        if not last:
+            self.progress.finish("Nothing to move back or restore from the trash.")
             return
-        run = UndoRun(moves, self.log)
+        run = UndoRun(last, self.log)
         self._finisher = lambda note: self._undone(run, note)
-        self.progress.start(f"Moving {_files(len(moves))} back…")
+        self.progress.start(f"{BACK_WORDS[last[0].action]} {_files(len(last))}…")
         self.cancel_action.setEnabled(True)
         self.slot.start(
             run.steps,
-            lambda _: self._undone(run, trash_note),
+            lambda _: self._undone(run, ""),
             on_progress=self.progress.update_progress,
             on_failed=lambda msg, details: self._undone(run, f" Stopped: {msg}"),
         )
@@ -175,16 +180,39 @@ class Acting(QObject):
     def _undone(self, run: UndoRun, note: str) -> None:
         self._finisher = None
         self.cancel_action.setEnabled(False)
-        again = " Scan again to see them in the results." if run.done else ""
-        following = last_run(self.log.read(), "move")
-        if following and following[0].run == run.entries[0].run:  # cancelled or stopped: the rest of this move
-            older = f" Undo again to move the other {_files(len(following))} back."
+        again = " Scan again to see them in the results." if run.done and not self._bring_back(run) else ""
+        following = last_run(self.log.read(), UNDOABLE)
+        if following and following[0].run == run.entries[0].run:  # cancelled or stopped: the rest of this run
+            rest = _files(len(following))
+            verb = f"move the other {rest} back" if run.entries[0].action == "move" else f"restore the other {rest}"
+            older = f" Undo again to {verb}."
+        elif following:
+            older = f" Undo again for the {'move' if following[0].action == 'move' else 'trash action'} before."
         else:
-            older = " Undo again for the move before." if following else ""
-        self.progress.finish(f"Moved {_files(len(run.done))} back where they were.{older}{note}{again}")
+            older = ""
+        done = DONE_BACK[run.entries[0].action].format(n=_files(len(run.done)))
+        self.progress.finish(f"{done}{older}{note}{again}")
         if run.refused:
             self._report_refused(run.refused)
         self._enable()
+
+    def _bring_back(self, run: UndoRun) -> bool:
+        """Put the files Undo brought back into the results shown, if they are still those the action left; True
+        if it did (no rescan needed: each file was checked to be the one the scan read)."""
+        if self._pruned is None or self._pruned[0] != run.entries[0].run or self.state.result is not self._pruned[1]:
+            return False
+        _, pruned, started, old = self._pruned
+        back = set(run.done)
+        left = np.ones(len(started.docs), dtype=bool)
+        left[old] = False  # the documents the action took away
+        away = [int(i) for i in np.flatnonzero(left) if started.docs.paths[i] not in back]
+        shown, kept = without(started, away)
+        marks = np.zeros(len(started.docs), dtype=bool)
+        marks[old] = self.state.marks
+        self.state.set_result(shown)
+        self.state.set_marks(marks[kept])
+        self._pruned = (run.entries[0].run, shown, started, kept) if away else None
+        return True
 
     # --- paths, list, log ------------------------------------------------------------------------------------------
     def copy_paths(self) -> None:
@@ -197,9 +225,10 @@ class Acting(QObject):
         plan = self._plan()
         if plan is None:
             return
-        folder = self.state.folders[0] if self.state.folders else os.path.expanduser("~")
+        scanned = [*self.state.folders, *(self.state.result.roots if self.state.result is not None else ())]
+        offered = export_dir.suggested_path(self.window.settings, scanned, "marked.csv")  # never a scanned folder
         path, chosen = QFileDialog.getSaveFileName(
-            self.window, "Export the marked list", os.path.join(folder, "marked.csv"), "CSV (*.csv);;JSON (*.json)"
+            self.window, "Export the marked list", offered, "CSV (*.csv);;JSON (*.json)"
         )
         if not path:
             return
@@ -207,6 +236,7 @@ class Acting(QObject):
         if not os.path.splitext(path)[1]:
             path += ".json" if as_json else ".csv"
         if file_actions.write_text(self.window, path, plans.to_json(plan) if as_json else plans.to_csv(plan)):
+            export_dir.remember(self.window.settings, path)
             self.progress.finish(f"Exported the list of {_files(len(plan))} to {path}")
 
     def show_log(self) -> ActionLogDialog:

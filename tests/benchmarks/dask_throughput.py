@@ -3,9 +3,10 @@
 Usage: python tests/benchmarks/dask_throughput.py [--docs 20000] [--words 300] [--dir DIR] [--repeat 2] [--workers 1 2]
 
 Generates DIR (default: <tmp>/lshdesk-dask-bench-<docs>) with ``--docs`` English-like files (Zipf vocabulary,
-5% of them edited copies of others), reused when it is already there. Then, on the same folder, with the default
-parameters (word:3, fast family, k = 128, threshold 0.8): the local engine (``pipeline.scan``), and the Dask engine
-on a LocalCluster of 1 and 2 single-threaded worker processes (``gather=False``, as ``lshdesk scan --engine dask``).
+5% of them edited copies of others), reused when it is already there; a non-empty DIR it did not make is refused.
+Then, on the same folder, with the default parameters (word:3, fast family, k = 128, threshold 0.8): the local
+engine (``pipeline.scan``), and the Dask engine on a LocalCluster of 1 and 2 single-threaded worker processes
+(``gather=False``, as ``lshdesk scan --engine dask``).
 The cluster is started and warmed up (kernels loaded in every worker) before the clock starts; its start-up time is
 printed apart. Each configuration runs ``--repeat`` times and the fastest run is shown, with its stage times; every
 Dask result is checked to equal the local one. Prints the machine, the load average (other processes compete for
@@ -51,10 +52,20 @@ def machine() -> str:
     )
 
 
+MARK = ".lshdesk-dask-bench"  # written first into a folder this script makes: only such a folder is written into
+
+
 def generate(root: Path, n_docs: int, words: int, seed: int = 8) -> None:
-    """Seeded English-like documents in folders of 1,000; 5% are copies of an earlier one with 2% of words changed."""
+    """Seeded English-like documents in folders of 1,000; 5% are copies of an earlier one with 2% of words changed.
+
+    A folder that exists, is not empty and was not made here (no ``MARK``) is refused: ``--dir ~/docs`` once wrote
+    20,000 files among the user's own."""
+    if root.exists() and any(root.iterdir()) and not (root / MARK).exists():
+        raise SystemExit(f"{root} is not empty and was not made by this script: give a new or empty folder")
     if (root / "DONE").exists():
         return
+    root.mkdir(parents=True, exist_ok=True)
+    (root / MARK).write_text("made by tests/benchmarks/dask_throughput.py\n")
     rng = np.random.default_rng(seed)
     letters = np.array(list("etaoinshrdlucmfwypvbgkjqxz"))
     vocab = ["".join(rng.choice(letters, int(rng.integers(2, 9)))) for _ in range(30_000)]

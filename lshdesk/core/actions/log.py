@@ -3,6 +3,9 @@
 Each line is appended with one ``write`` on a file opened for appending, then flushed to disk, so a crash leaves at
 worst a last line cut short; reading skips any line that is not a well-formed entry (the file is untrusted).
 
+Entries since issue 30 also carry what Undo checks before it touches anything (``Entry.inode``, ``folder``,
+``roots``); they are optional fields of format 1, so older logs still read, and older lshdesk versions read these.
+
 An undo that went through every file of a move ends with a line of its own: an 'undo' entry with no source and
 no destination (``finished``). A move whose undo was cancelled or cut short has no such line: its files not moved
 back yet are the next Undo's (``last_run``).
@@ -36,6 +39,9 @@ class Entry:
     size: int
     mtime_ns: int
     undoes: str = ""  # for 'undo': the run it undoes
+    inode: int = 0  # of the file where it went (0: not recorded, an older lshdesk)
+    folder: str = ""  # the folder the user chose for a move or copy; the trash folder for 'trash'
+    roots: tuple[str, ...] = ()  # the scanned folders the file was found in
 
     @property
     def is_marker(self) -> bool:
@@ -104,21 +110,38 @@ def _entry(line: bytes) -> Entry | None:
     texts = ("run", "time", "action", "source", "dest")
     if not all(isinstance(d.get(k), str) for k in texts) or not isinstance(d.get("undoes", ""), str):
         return None
-    if not all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in ("size", "mtime_ns")):
+    ints = ("size", "mtime_ns", "inode")
+    if not all(isinstance(d.get(k, 0), int) and not isinstance(d.get(k, 0), bool) for k in ints) or "size" not in d:
+        return None
+    roots = d.get("roots", [])
+    if "mtime_ns" not in d or not isinstance(d.get("folder", ""), str) or not isinstance(roots, list):
+        return None
+    if not all(isinstance(r, str) for r in roots):
         return None
     return Entry(
-        d["run"], d["time"], d["action"], d["source"], d["dest"], d["size"], d["mtime_ns"], d.get("undoes", "")
+        d["run"],
+        d["time"],
+        d["action"],
+        d["source"],
+        d["dest"],
+        d["size"],
+        d["mtime_ns"],
+        d.get("undoes", ""),
+        d.get("inode", 0),
+        d.get("folder", ""),
+        tuple(roots),
     )
 
 
-def last_run(entries: list[Entry], action: str) -> list[Entry]:
-    """The entries of the latest run of ``action`` not undone yet: each of its files not moved back, unless an
-    undo went through all of them (its ``finished`` line); empty if there is none."""
+def last_run(entries: list[Entry], action: str | tuple[str, ...]) -> list[Entry]:
+    """The entries of the latest run of ``action`` (or of any of several) not undone yet: each of its files not
+    moved back, unless an undo went through all of them (its ``finished`` line); empty if there is none."""
+    actions = (action,) if isinstance(action, str) else action
     done = {e.undoes for e in entries if e.is_marker}
     back = {(e.undoes, e.source) for e in entries if e.action == "undo" and not e.is_marker}
-    runs = list(dict.fromkeys(e.run for e in entries if e.action == action and e.run not in done))
+    runs = list(dict.fromkeys(e.run for e in entries if e.action in actions and e.run not in done))
     for run in reversed(runs):
-        left = [e for e in entries if e.run == run and e.action == action and (run, e.dest) not in back]
+        left = [e for e in entries if e.run == run and e.action in actions and (run, e.dest) not in back]
         if left:
             return left
     return []

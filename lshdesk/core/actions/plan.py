@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_size
 
 KINDS = {"trash": "Move to the trash", "move": "Move to folder", "copy": "Copy to folder"}
@@ -58,11 +59,12 @@ def make_plan(result, marks: np.ndarray) -> Plan:
     )
 
 
-def destination(f: Planned, folder: str, roots: tuple[str, ...]) -> str:
-    """Where a file goes in ``folder``: below a folder named as its scanned folder, at the same relative path.
+class Unsafe(LshdeskError):
+    """A file would land outside the folder the user chose (a hostile name, a link planted there): refused."""
 
-    Two scanned folders with one name (``a/docs``, ``b/docs``) go to ``docs`` and ``docs (2)``.
-    """
+
+def folder_names(roots: tuple[str, ...]) -> dict[str, str]:
+    """Each scanned folder's name in a destination: its own, or ``docs (2)`` for a second folder named ``docs``."""
     names: dict[str, str] = {}
     for r in roots:
         base = os.path.basename(os.path.normpath(r)) or "root"
@@ -70,7 +72,39 @@ def destination(f: Planned, folder: str, roots: tuple[str, ...]) -> str:
         while name in names.values():
             name, k = f"{base} ({k})", k + 1
         names[r] = name
-    return os.path.join(folder, names.get(f.root, "other"), *f.rel.replace("\\", "/").split("/"))
+    return names
+
+
+def destination(f: Planned, folder: str, roots: tuple[str, ...]) -> str:
+    """Where a file goes in ``folder``: below a folder named as its scanned folder, at the same relative path.
+
+    Two scanned folders with one name (``a/docs``, ``b/docs``) go to ``docs`` and ``docs (2)``. The relative name
+    is split on ``/`` only (how the listing joins it): on Linux ``..\\x`` is one legal name, never a step up. A
+    destination that is not below ``folder`` once resolved (a ``..`` part, a link inside ``folder``) raises Unsafe.
+    """
+    parts = [folder_names(roots).get(f.root, "other"), *f.rel.split("/")]
+    if os.sep != "/" or os.altsep:  # Windows: there a backslash does separate, so it is a part of its own
+        parts = [q for p in parts for q in p.replace(os.altsep or "/", os.sep).split(os.sep)]
+    bad = next((p for p in parts if p in ("", ".", "..") or os.path.isabs(p)), None)
+    if bad is not None:
+        raise Unsafe(f"its name {f.rel!r} has a part {bad!r} that would lead out of {folder}: refused")
+    dest = os.path.join(folder, *parts)
+    top = os.path.realpath(folder)
+    real = os.path.realpath(dest)
+    if not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise Unsafe(f"{dest} leads to {real}, outside {folder} (a link on the way): refused")
+    return dest
+
+
+def destinations(plan: Plan, folder: str, roots: tuple[str, ...]) -> list[str]:
+    """Where each file of ``plan`` goes in ``folder``, or why it will not (for the confirmation)."""
+    out = []
+    for f in plan.files:
+        try:
+            out.append(destination(f, folder, roots))
+        except Unsafe as e:
+            out.append(f"not moved: {e}")
+    return out
 
 
 def changed(f: Planned) -> str | None:

@@ -14,8 +14,9 @@ import threading
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
+from lshdesk.core.actions import trash, undo
 from lshdesk.core.actions.log import ActionLog, Entry, finished, new_run_id, now
-from lshdesk.core.actions.plan import KINDS, Plan, Planned, changed, destination, inside, read_only
+from lshdesk.core.actions.plan import KINDS, Plan, Planned, Unsafe, changed, destination, inside, read_only
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.scan.pipeline import Progress
 
@@ -104,6 +105,17 @@ def move_file(src: str, dest: str) -> None:
             raise
 
 
+WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
+
+
+def _why(e: OSError, dest: str) -> str:
+    """An OSError in the user's words; a full disk names the file that could not be written (shutil's error names
+    the source of a copy)."""
+    if e.errno in WRITE_FAILURES:
+        return f"{e.strerror or e}: {dest} could not be written (the original is left as it was)"
+    return f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else "")
+
+
 @dataclass
 class ActionRun:
     """One action over a plan: ``kind`` is 'trash', 'move' or 'copy'; ``folder`` the destination of move and copy."""
@@ -147,11 +159,17 @@ class ActionRun:
         if reason is not None:
             return reason
         try:
+            dest = trash_location() if self.kind == "trash" else destination(f, self.folder, self.roots)
+        except Unsafe as e:
+            return str(e)
+        folder = self.folder
+        try:
             if self.kind == "trash":
+                inode = os.lstat(f.path).st_ino
                 self.trash(f.path)
-                dest = trash_location()
+                held = trash.find(f.path, inode) if trash.supported() else None
+                dest, folder = held if held is not None else (dest, "")  # the file in the trash: Undo's way back
             else:
-                dest = destination(f, self.folder, self.roots)
                 if self.kind == "move":
                     move_file(f.path, dest)
                 else:
@@ -162,10 +180,19 @@ class ActionRun:
         except FileExistsError:
             return f"{dest} already exists: not replaced"
         except OSError as e:
-            return f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else "")
+            return _why(e, dest)
         self.done.append((f.doc, dest))
-        self.log.append(Entry(self.run_id, now(), self.kind, f.path, dest, f.size, f.mtime_ns))
+        self.log.append(self._entry(f, dest, folder))
         return None
+
+    def _entry(self, f: Planned, dest: str, folder: str) -> Entry:
+        """The log line, with the file as it is where it went (what Undo checks: size, date, inode)."""
+        try:
+            st = os.lstat(dest)
+            size, mtime_ns, inode = st.st_size, st.st_mtime_ns, st.st_ino
+        except OSError:  # gone meanwhile, or a trash kept where lshdesk cannot look
+            size, mtime_ns, inode = f.size, f.mtime_ns, 0
+        return Entry(self.run_id, now(), self.kind, f.path, dest, size, mtime_ns, "", inode, folder, self.roots)
 
     @property
     def gone(self) -> list[int]:
@@ -175,7 +202,8 @@ class ActionRun:
 
 @dataclass
 class UndoRun:
-    """Moves the files of one logged move back where they were; refuses a file changed since, or a taken place."""
+    """Moves the files of one logged move back where they were, or restores those of one trash action from the
+    trash; each entry is checked first (``undo.why_not``: the log is not trusted) and never replaces a file."""
 
     entries: list[Entry]
     log: ActionLog = field(default_factory=ActionLog)
@@ -188,21 +216,30 @@ class UndoRun:
         for i, e in enumerate(self.entries):
             yield Progress(STAGES["undo"], i, total)
             check_cancel(cancel)
-            here = Planned(-1, e.dest, "", "", e.size, e.mtime_ns)
-            reason = changed(here) or read_only(e.dest)
-            if reason is None:
-                try:
-                    move_file(e.dest, e.source)
-                except FileExistsError:
-                    reason = f"a file is back at {e.source}: not replaced"
-                except OSError as err:
-                    reason = f"{err.strerror or err}"
+            reason = self._back(e)
             if reason is not None:
                 self.refused.append((e.dest, reason))
                 continue
             self.done.append(e.source)
-            self.log.append(Entry(self.run_id, now(), "undo", e.dest, e.source, e.size, e.mtime_ns, e.run))
+            self.log.append(Entry(self.run_id, now(), "undo", e.dest, e.source, e.size, e.mtime_ns, e.run, e.inode))
         if self.entries:  # every file went through (a cancel stops above): the move is undone, refusals and all
             self.log.append(finished(self.run_id, self.entries[0].run))
         yield Progress(STAGES["undo"], total, total)
         return self
+
+    def _back(self, e: Entry) -> str | None:
+        reason = undo.why_not(e) or read_only(e.dest)
+        if reason is not None:
+            return reason
+        try:
+            move_file(e.dest, e.source)
+        except FileExistsError:
+            return f"a file is back at {e.source}: not replaced"
+        except OSError as err:
+            return _why(err, e.source)
+        if e.action == "trash":
+            try:
+                os.unlink(trash.info_path(e.dest))  # the trash forgets it: the file is back
+            except OSError:
+                pass  # a stale entry in the trash's list, the file itself restored
+        return None

@@ -2,6 +2,8 @@
 
 On any failure (full disk, ``ulimit -f``, no permission, an interrupt) the temporary file is removed and the
 target is left exactly as it was: an existing output is never truncated before the new one is complete.
+Only a regular file (or a missing one) is replaced so: a symlink is followed and its target written; a device,
+FIFO or socket is written through in place, never renamed over (``-o /dev/null`` as root once made /dev/null a file).
 ``write_stream`` writes to an already open binary stream (standard output) and checks that it all arrived.
 """
 
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
+import stat
 import tempfile
 from collections.abc import Callable
 from typing import BinaryIO
@@ -42,16 +46,23 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
 
 def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object]) -> None:
     """``write_atomic`` for writers that stream: ``fill`` writes into the open temporary file."""
-    target = os.fspath(path)
-    folder, name = os.path.split(os.path.abspath(target))
+    shown = os.fspath(path)  # the name the user gave, in messages
+    target = os.path.realpath(shown)  # a symlink stays one: the file it names is written
+    if os.path.islink(target):  # still a link: a loop, never replaced by a file
+        raise OutputError(f"cannot write {shown}: its links lead round in a loop", "a loop of symbolic links")
+    folder, name = os.path.split(target)
     try:
-        mode = os.stat(target).st_mode & 0o7777  # a replaced file keeps its permissions
+        st = os.stat(target)
     except OSError:
-        mode = 0o666 & ~_umask()
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        _write_through(target, st.st_mode, fill, shown)
+        return
+    mode = st.st_mode & 0o7777 if st is not None else 0o666 & ~_umask()  # a replaced file keeps its permissions
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
     except OSError as e:
-        raise OutputError(f"cannot write {target}: {_reason(e)}", _reason(e)) from None
+        raise OutputError(f"cannot write {shown}: {_reason(e)}", _reason(e)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             fill(f)
@@ -65,9 +76,30 @@ def write_atomic_with(path: str | os.PathLike, fill: Callable[[BinaryIO], object
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise OutputError(f"cannot write {target}: {_reason(e)}; it was left as it was", _reason(e)) from None
+            raise OutputError(f"cannot write {shown}: {_reason(e)}; it was left as it was", _reason(e)) from None
         raise
     _sync_folder(folder)
+
+
+def _write_through(target: str, mode: int, fill: Callable[[BinaryIO], object], shown: str) -> None:
+    """Write into a device, FIFO or socket where it is (a FIFO waits for its reader, as a shell's ``>`` does)."""
+    if stat.S_ISDIR(mode):
+        raise OutputError(f"cannot write {shown}: it is a folder", "is a folder")
+    try:
+        if stat.S_ISSOCK(mode):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.connect(target)
+                with sock.makefile("wb") as f:
+                    fill(f)
+        else:  # neither created nor truncated: a node swapped for a regular file meanwhile is refused below
+            with os.fdopen(os.open(target, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)), "wb", 0) as f:
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise OutputError(f"cannot write {shown}: it became a regular file meanwhile; left as it was")
+                fill(f)
+    except OutputError:
+        raise
+    except OSError as e:
+        raise OutputError(f"cannot write {shown}: {_reason(e)}; the output is incomplete", _reason(e)) from None
 
 
 def _sync_folder(folder: str) -> None:

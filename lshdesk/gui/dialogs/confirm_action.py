@@ -1,11 +1,11 @@
-"""The confirmation every action on files asks first: what will happen, to which files, how many, how large."""
+"""The confirmation every action on files asks first: what will happen, to which files, where, how many, how large."""
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from lshdesk.core.actions.plan import Plan
+from lshdesk.core.actions.plan import Plan, destinations
 from lshdesk.core.humanize import human_size
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
@@ -33,7 +33,9 @@ def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
 class ConfirmAction(QDialog):
     """Lists the files with their sizes; ``accepted`` only when the user presses the action's button."""
 
-    def __init__(self, parent: QWidget | None, kind: str, plan: Plan, folder: str = "") -> None:
+    def __init__(
+        self, parent: QWidget | None, kind: str, plan: Plan, folder: str = "", roots: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{VERBS[kind]}: confirm")
         question, then = _what(kind, plan, folder)
@@ -44,20 +46,22 @@ class ConfirmAction(QDialog):
         )
         note.setWordWrap(True)
         self.model = ArrayTableModel(self)
-        self.model.set_columns(
-            [
-                Column("File", [f.path for f in plan.files]),
-                Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
-            ]
-        )
+        columns = [
+            Column("File", [f.path for f in plan.files]),
+            Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
+        ]
+        if kind != "trash":  # where each one goes, or why it will not
+            columns.insert(1, Column("To", destinations(plan, folder, roots)))
+        self.model.set_columns(columns)
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setAccessibleName("Files to act on")
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnWidth(1, 90)
+        for c in range(self.model.columnCount() - 1):
+            self.table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnWidth(self.model.columnCount() - 1, 90)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.addButton(VERBS[kind], QDialogButtonBox.ButtonRole.AcceptRole)
         self.ok.setAutoDefault(False)

@@ -109,8 +109,12 @@ def test_move_to_trash_goes_to_the_trash_folder(qtbot, scanned):
     assert not os.path.exists(marked) and marked not in window.state.result.docs.paths
     files = Path(os.environ["XDG_DATA_HOME"]) / "Trash" / "files"
     assert any(f.name.startswith("lone1") and f.read_bytes() == data for f in files.iterdir())
-    window.acting.actions.undo.trigger()  # Undo says where the trash keeps it
-    assert str(files) in window.progress.stage.text()
+    window.acting.actions.undo.trigger()  # Undo restores it from the trash, into the results too
+    qtbot.waitUntil(lambda: not window.acting.slot.busy, timeout=10000)
+    assert Path(marked).read_bytes() == data and marked in window.state.result.docs.paths
+    assert "Restored 1 file from the trash" in window.progress.stage.text() and "Scan again" not in (
+        window.progress.stage.text()
+    )
 
 
 def test_a_file_changed_after_the_scan_is_refused_and_stays_marked(qtbot, scanned, monkeypatch):
@@ -193,3 +197,48 @@ def test_an_undo_cancelled_halfway_leaves_the_rest_for_undo_again(qtbot, scanned
     assert all(os.path.exists(p) for p in marked) and "Moved 2 files back" in window.progress.stage.text()
     window.acting.actions.undo.trigger()
     assert "Nothing to move back" in window.progress.stage.text()
+
+
+def test_the_confirmation_shows_where_each_file_goes(qtbot, scanned, monkeypatch):
+    window, tmp = scanned
+    marked = _mark(window, "g0_b.txt", "g1_copy_c.txt")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp / "out")))
+    window.acting.actions.move.trigger()
+    dialog = window.acting.confirm
+    m = dialog.model
+    assert m.headerData(1, Qt.Orientation.Horizontal) == "To"
+    shown = {m.data(m.index(r, 0)): m.data(m.index(r, 1)) for r in range(m.rowCount())}
+    assert shown == {p: str(tmp / "out" / "work" / os.path.relpath(p, tmp / "c" / "work")) for p in marked}
+    dialog.reject()
+
+
+def test_undo_of_a_move_brings_the_documents_back_into_the_results(qtbot, scanned, monkeypatch):
+    window, tmp = scanned
+    before = sorted(window.state.result.docs.paths)
+    groups = sorted(len(g) for g in window.state.result.groups)
+    _mark(window, "g0_b.txt", "g1_copy_c.txt")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp / "out")))
+    window.acting.actions.move.trigger()
+    _confirm_and_wait(qtbot, window, window.acting.confirm)
+    assert len(window.state.result.docs) == len(before) - 2
+    window.acting.actions.undo.trigger()
+    qtbot.waitUntil(lambda: not window.acting.slot.busy, timeout=10000)
+    r = window.state.result
+    assert sorted(r.docs.paths) == before and sorted(len(g) for g in r.groups) == groups
+    assert window.results.pairs_model.rowCount() == len(r.pairs) and "Scan again" not in window.progress.stage.text()
+
+
+def test_the_marked_list_is_never_offered_inside_a_scanned_folder(qtbot, scanned, monkeypatch):
+    window, tmp = scanned
+    _mark(window, "g0_b.txt")
+    offered = []
+
+    def save(parent, title, path, filters):
+        offered.append(path)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save))
+    window.acting.actions.export.trigger()
+    work = os.path.realpath(tmp / "c" / "work")
+    [path] = offered
+    assert os.path.basename(path) == "marked.csv" and not os.path.realpath(path).startswith(work + os.sep)

@@ -1,0 +1,34 @@
+"""The benchmark scripts never write into a folder of the user's: a non-empty folder they did not make is refused."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent / "benchmarks" / "dask_throughput.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("dask_throughput", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dask_throughput_refuses_a_folder_it_did_not_make(tmp_path):
+    (tmp_path / "mine.txt").write_text("the user's own")
+    with pytest.raises(SystemExit, match="not made by this script"):
+        _script().generate(tmp_path, 30, 20)
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_dask_throughput_makes_and_then_reuses_its_own_folder(tmp_path):
+    bench = _script()
+    root = tmp_path / "bench"
+    bench.generate(root, 30, 20)
+    made = sorted(p.name for p in root.rglob("*"))
+    assert (root / bench.MARK).exists() and len(list(root.rglob("doc*.txt"))) == 30
+    bench.generate(root, 30, 20)  # its own folder: reused as it is
+    assert sorted(p.name for p in root.rglob("*")) == made
