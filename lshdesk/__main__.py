@@ -1,5 +1,20 @@
-"""Entry point for ``python -m lshdesk``."""
+"""Entry point for ``python -m lshdesk`` (and the ``lshdesk`` script): Ctrl+C while the command line loads ends it
+as quietly as one during a scan (exit 130, one line), not with a traceback of the import it interrupted."""
 
-from lshdesk.cli import main
+from __future__ import annotations
 
-raise SystemExit(main())
+import sys
+
+
+def run() -> int:
+    """Load the command line and run it; return the exit code."""
+    try:
+        from lshdesk.cli import main
+    except KeyboardInterrupt:
+        sys.stderr.write("lshdesk: error: interrupted\n")
+        return 130
+    return main()
+
+
+if __name__ == "__main__":
+    raise SystemExit(run())
