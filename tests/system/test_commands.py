@@ -40,6 +40,14 @@ def test_version_and_where_lshdesk_keeps_its_files(capsys):
     assert f"bundled files: {bundled.root()}" in out and (bundled.root() / "sample").is_dir()
 
 
+def test_a_tree_without_its_compiled_core_says_how_to_build_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(lshdesk.core.kernels, "__file__", str(tmp_path / "__init__.py"))
+    assert commands.compiled_core() == f"compiled core: not built in {tmp_path} (pip install -e . builds it)"
+    (tmp_path / f"minhash{SUFFIX}").touch()
+    (tmp_path / f"banding{SUFFIX}").touch()
+    assert commands.compiled_core() == f"compiled core: {tmp_path}/{{banding,minhash}}{SUFFIX} (compiled at install)"
+
+
 def test_help_documents_the_exit_codes(capsys):
     with pytest.raises(SystemExit) as ended:
         cli.main(["--help"])
