@@ -174,10 +174,10 @@ def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
 def off_main(work: Callable[[], T], cancel: threading.Event) -> T:
     """Run a command's ``work`` on a helper thread while the main thread only waits; return its value or raise its error.
 
-    Python runs the Ctrl+C handler on the main thread at its next bytecode, and numba runs bytecode while it boxes a
-    compiled call's results (``serialize._numba_unpickle``): a KeyboardInterrupt raised there is lost by the boxing
-    of a tuple, and the call ends in ``SystemError: ... returned a result with an exception set``. Here the
-    interrupt lands in the wait instead: ``cancel`` is set, the work gets ``GRACE_SECONDS`` to stop at its next
+    Python runs the Ctrl+C handler on the main thread at its next bytecode, wherever the work is: between a compiled
+    call and the use of its results, or in a library's cleanup, where a KeyboardInterrupt leaves things half done
+    (numba's boxing of a tuple lost it, and the call ended in ``SystemError``). Here the interrupt lands in the wait
+    instead: ``cancel`` is set, the work gets ``GRACE_SECONDS`` to stop at its next
     check, and the KeyboardInterrupt goes on (``end_now`` then ends a process whose work still runs; a second
     Ctrl+C ends the grace at once).
     """

@@ -8,10 +8,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # the helper modules (core_helpers, format_samples, actions_corpus, gui_helpers) import by name from any test folder
 for _helpers in ("core", "core/corpus", "core/actions", "gui"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / _helpers))
-# the compiled kernels stay in the user's kernel cache (set before the next line moves the cache folder), so a test
-# session does not compile them all again; importing the kernels package sets NUMBA_CACHE_DIR (kernels/cache.py)
-import lshdesk.core.kernels  # noqa: E402, F401
-
 # the signature cache (platformdirs), lshdesk's log file (XDG_STATE_HOME), the action log, the freedesktop trash
 # (send2trash reads XDG_DATA_HOME at import) and the desktop entries of install-desktop go to one throwaway folder,
 # never the user's; it is removed when the session's process exits

@@ -2,7 +2,7 @@
 
 Checks that the window opens on the bundled sample and scans it (9 pairs at 0.3), with its icons, help pages, desktop
 file name, version and licences; prints the time from the process start (``T0``, the shell's clock) to the
-window shown, and to the kernels compiled and the sample scanned. Exits 1 on the first failed check.
+window shown, and to the sample scanned. Exits 1 on the first failed check.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 T0 = float(os.environ.get("T0") or time.time())
-LIMIT = 180.0  # seconds for the cold compile and the scan, generous for a busy CI machine
+LIMIT = 60.0  # seconds for the start and the sample's scan, generous for a busy CI machine
 
 
 def check(ok: bool, what: str) -> None:
@@ -58,10 +58,7 @@ def main() -> None:
     timer.start(10)
     code = app_module.run_app([])
     check(code == 0 and "scanned" in seen, "the app did not scan the sample")
-    print(
-        f"first window {seen['window']:.2f} s after start (kernels not compiled yet); "
-        f"kernels compiled and the sample scanned at {seen['scanned']:.1f} s"
-    )
+    print(f"first window {seen['window']:.2f} s after start; the sample scanned at {seen['scanned']:.2f} s")
 
 
 def verify(app: QApplication, w) -> None:
@@ -84,7 +81,7 @@ def verify(app: QApplication, w) -> None:
     check(app.desktopFileName() == "lshdesk" and app.applicationVersion() == __version__, "desktop name / version")
     about = AboutDialog(w)
     names = {about.table.item(r, 0).text().lower() for r in range(about.table.rowCount())}
-    check({"shiboken6", "llvmlite", "numpy"} <= names, f"About lists {sorted(names)}")
+    check({"shiboken6", "numpy"} <= names, f"About lists {sorted(names)}")
     check(metadata.version("lshdesk") == __version__, "the installed metadata's version")
     print(
         f"window: {len(result.docs)} documents, {len(result.pairs)} pairs, icons, help, About with {len(names)} packages"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs lshdesk as a user would and checks it from a folder outside the clone (issue 15). Usage: bash tests/wheel_check.sh
-# 1. builds the sdist, and the wheel from the sdist (so the sdist is complete); checks what each holds;
+# 1. builds the sdist, and the wheel from the sdist (so the sdist is complete, and the compiled core is built from
+#    it); checks what each holds;
 # 2. installs the wheel with its dependencies into a fresh venv (pip's cache makes the second run quick);
-# 3. from an empty folder, with empty config, cache and data folders (so the kernels compile: a first run):
+# 3. from an empty folder, with empty config, cache and data folders (a first run):
 #    the CLI scans the bundled sample, install-desktop writes a valid entry, and tests/wheel_check.py opens the
 #    window offscreen and checks that the sample is scanned, with icons, help pages and licences; it prints how long
 #    the first window took;
@@ -21,11 +22,13 @@ step "building the sdist, then the wheel from it"
 sdist=$(ls "$WORK"/dist/lshdesk-*.tar.gz) wheel=$(ls "$WORK"/dist/lshdesk-*.whl)
 tar tzf "$sdist" >"$WORK/sdist.txt"
 "$PY" -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel" >"$WORK/wheel.txt"
-for f in LICENSE resources/sample/notes/electric-kettle-review.txt resources/help/results.html tests/fixtures/ tests/wheel_check.py; do
+for f in LICENSE resources/sample/notes/electric-kettle-review.txt resources/help/results.html tests/fixtures/ tests/wheel_check.py \
+         lshdesk/core/kernels/minhash.pyx lshdesk/core/kernels/_mix.pxd; do
   grep -q "^lshdesk-[^/]*/$f" "$WORK/sdist.txt" || { echo "the sdist lacks $f"; exit 1; }
 done
 for f in lshdesk/resources/sample/notes/electric-kettle-review.txt lshdesk/resources/icons/app-48.png \
-         lshdesk/resources/help/results.html 'lshdesk-[^/]*.dist-info/licenses/LICENSE'; do
+         lshdesk/resources/help/results.html 'lshdesk-[^/]*.dist-info/licenses/LICENSE' \
+         'lshdesk/core/kernels/minhash\.[^/]*\.so$'; do
   grep -q "^$f" "$WORK/wheel.txt" || { echo "the wheel lacks $f"; exit 1; }
 done
 if grep -q -e screenshots -e '^tests/' "$WORK/wheel.txt"; then echo "the wheel carries screenshots or tests"; exit 1; fi
@@ -41,11 +44,12 @@ step "the installed lshdesk, from a folder outside the clone, on a first run"
 mkdir -p "$WORK/elsewhere" "$WORK/home"
 cd "$WORK/elsewhere"
 export XDG_CONFIG_HOME=$WORK/home/config XDG_CACHE_HOME=$WORK/home/cache XDG_DATA_HOME=$WORK/home/data \
-       XDG_STATE_HOME=$WORK/home/state PYTHONPATH= NUMBA_CACHE_DIR=
+       XDG_STATE_HOME=$WORK/home/state PYTHONPATH=
 LSHDESK=$WORK/venv/bin/lshdesk
 "$LSHDESK" --version --verbose | tee "$WORK/version.txt"
 grep -q "bundled files: $WORK/venv/" "$WORK/version.txt" || { echo "the bundled files are not the installed ones"; exit 1; }
-grep -q "compiled kernels: $XDG_CACHE_HOME/lshdesk/kernels (not compiled yet" "$WORK/version.txt"
+grep -q "^compiled core: $WORK/venv/.*/lshdesk/core/kernels/{.*minhash.*}.* (compiled at install)$" "$WORK/version.txt" ||
+  { echo "the installed wheel has no compiled core"; exit 1; }
 cp "$CLONE/tests/wheel_check.py" "$WORK/check_window.py"
 T0=$(date +%s.%N) "$WORK/venv/bin/python" "$WORK/check_window.py"
 sample=$("$WORK/venv/bin/python" -c 'from lshdesk.system.bundled import sample_dir; print(sample_dir())')

@@ -27,8 +27,7 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
     the garbage collector's sight: a full collection triggered during a scan holds the GIL while it walks every
     tracked object, and at 100,000 files it stalled the GUI for 71 ms; with the freeze, 19 ms. A 1 ms GIL switch
     interval (Python's default is 5 ms) bounds each wait of the GUI thread for the GIL while scan threads run
-    Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one. The compiled kernels
-    are made ready afterwards, behind the shown window (``kernel_warmup``).
+    Python code: every Qt call back into Python (a model's ``data()``, a slot) waits for one.
     """
     from lshdesk.gui import relayout
     from lshdesk.gui.mainwindow import MainWindow
@@ -43,8 +42,8 @@ def make_window(settings: QSettings | None = None) -> MainWindow:
 
 def open_paths(window: MainWindow, paths: list[str], scan_now: bool = True) -> bool:
     """What the app opens on: a saved session (``FILE.lshdesk``), the folders given, or the sample corpus at its
-    own threshold (which never becomes the user's: see ``ScanController``). True if folders were opened (to scan
-    now, or, with ``scan_now=False``, once the kernels are ready)."""
+    own threshold (which never becomes the user's: see ``ScanController``). True if folders were opened (and
+    scanned, unless ``scan_now=False``)."""
     sessions = [p for p in paths if p.endswith(".lshdesk") and os.path.isfile(p)]
     if sessions:
         window.files.open_session(sessions[0])
@@ -58,14 +57,13 @@ def open_paths(window: MainWindow, paths: list[str], scan_now: bool = True) -> b
 
 
 def run_app(paths: list[str] | None = None) -> int:
-    """Open the main window on ``paths`` (or the sample corpus), scan once the kernels are ready, run the loop.
+    """Open the main window on ``paths`` (or the sample corpus), show it, scan what it opened, run the loop.
 
-    The window shows while the kernels load (the first run compiles them, ~10 s: ``kernel_warmup`` says so).
+    The scan starts once the window has painted, so the first paint never shares the cores with its threads.
     """
     from PySide6.QtWidgets import QApplication
 
     from lshdesk import __version__
-    from lshdesk.gui import kernel_warmup
     from lshdesk.gui.errors import ErrorReporter
     from lshdesk.gui.resources import icon
     from lshdesk.system.desktop import APP_ID
@@ -76,17 +74,11 @@ def run_app(paths: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)  # the menu entry of `lshdesk install-desktop`: its icon and name in the dock
     app.setWindowIcon(icon("app"))
-    warming = kernel_warmup.start(now=False)  # the views built now wait for it; it starts once the window shows
     window = make_window()
     ErrorReporter(window).install()
     wanted = open_paths(window, list(paths or []), scan_now=False)
-    kernel_warmup.show_until_ready(window, warming, _scan_if_idle(window, wanted))
     window.show()
-    app.processEvents()  # the first paint, before the compiler takes the GIL
-    warming.start()
+    app.processEvents()  # the first paint, before the scan's threads take the cores
+    if wanted:
+        window.start_scan()
     return app.exec()
-
-
-def _scan_if_idle(window: MainWindow, wanted: bool):
-    """What to do when the kernels are ready: scan the opened folders, unless the user already started a scan."""
-    return lambda: window.start_scan() if wanted and not window.is_scanning() and window.state.result is None else None

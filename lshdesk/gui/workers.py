@@ -206,32 +206,3 @@ def _yield_cpu_to_the_gui() -> None:
             pass
     else:
         QThread.currentThread().setPriority(QThread.Priority.LowPriority)
-
-
-_warmed = False
-
-
-def warm_up() -> None:
-    """Load the compiled kernels of a default scan, on this thread, once per process (app start-up, before the window).
-
-    The first kernel loaded imports numba's helpers (and scipy, when installed), holding the GIL for tens of
-    milliseconds at a time: left to the scan worker, the GUI stalled for up to a quarter of a second during the
-    first scan. Other families' kernels load from numba's cache in ~10 ms each when first used.
-    """
-    global _warmed
-    if _warmed:
-        return
-    _warmed = True
-    import tempfile
-    from pathlib import Path
-
-    from lshdesk.core.params import ScanParams
-    from lshdesk.core.scan.pipeline import run, scan
-
-    with tempfile.TemporaryDirectory(prefix="lshdesk-warm-") as tmp:  # two tiny files through the real pipeline
-        for i, text in enumerate(("Warm up the kernels before the first scan.", "Warm up the kernels before a scan.")):
-            Path(tmp, f"{i}.txt").write_text(text, encoding="utf-8")
-        run(scan([tmp], ScanParams(threshold=0.5)))
-        from lshdesk.core.kernels.explore import warm
-
-    warm()  # the S-curve explorer's kernels, so its first request does not pause the GUI

@@ -1,5 +1,5 @@
 """The command line's app-level parts, wired into ``cli.py`` in a few lines: ``--version [--verbose]``, ``--debug``
-and the log file, the exit codes, ``completion``, ``install-desktop``, and the first-run notice."""
+and the log file, the exit codes, ``completion`` and ``install-desktop``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import sys
 import textwrap
 import traceback
 from importlib import metadata
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 
 from lshdesk import __version__
 from lshdesk.system import logs
-from lshdesk.terminal import emit, fail, say
+from lshdesk.terminal import emit, fail
 
 EXIT_CODES = (
     (0, "success (also when no pair is found)"),
@@ -26,7 +28,6 @@ EXIT_CODES = (
     (2, "the command line or its input is wrong: an unknown option, a bad value, a missing folder"),
     (130, "interrupted (Ctrl+C) or cancelled"),
 )
-COMPILING = "lshdesk: compiling lshdesk's kernels (first run only, ~10 s)…"
 _debug = [False]  # --debug of the command being run (begin sets it; LSHDESK_DEBUG counts before that)
 
 
@@ -80,7 +81,6 @@ def version_text(verbose: bool) -> str:
     """``lshdesk X``; verbose: the versions lshdesk runs with and where it keeps its files."""
     if not verbose:
         return f"lshdesk {__version__}"
-    from lshdesk.core.kernels import cache as kernels
     from lshdesk.core.scan.cache import default_path
     from lshdesk.system import bundled
 
@@ -90,19 +90,30 @@ def version_text(verbose: bool) -> str:
         except metadata.PackageNotFoundError:
             return "not installed"
 
-    state = "compiled" if not kernels.is_cold() else "not compiled yet: the first scan compiles them"
     lines = [
         f"lshdesk {__version__} ({os.path.dirname(os.path.abspath(__import__('lshdesk').__file__))})",
         f"python {platform.python_version()} ({sys.executable}), {platform.platform()}",
-        "numpy {}, numba {}, PySide6 {}, pyqtgraph {}".format(
-            *(version(n) for n in ("numpy", "numba", "PySide6-Essentials", "pyqtgraph"))
+        "numpy {}, PySide6 {}, pyqtgraph {}".format(
+            *(version(n) for n in ("numpy", "PySide6-Essentials", "pyqtgraph"))
         ),
         f"log file: {logs.log_path()}",
-        f"compiled kernels: {kernels.cache_dir()} ({state})",
+        compiled_core(),
         f"signature cache: {default_path()}",
         f"bundled files: {bundled.root()}",
     ]
     return "\n".join(lines)
+
+
+def compiled_core() -> str:
+    """Where the compiled core is: the kernels' extension modules, which pip builds when it installs lshdesk."""
+    from lshdesk.core import kernels
+
+    folder = Path(kernels.__file__).parent
+    suffix = next((s for s in EXTENSION_SUFFIXES if any(folder.glob(f"*{s}"))), None)
+    if suffix is None:
+        return f"compiled core: not built in {folder} (pip install -e . builds it)"
+    names = sorted(p.name[: -len(suffix)] for p in folder.glob(f"*{suffix}"))
+    return f"compiled core: {folder}/{{{','.join(names)}}}{suffix} (compiled at install)"
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
@@ -128,27 +139,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     return None
 
 
-def announce_compiling(args: argparse.Namespace) -> None:
-    """Before a scan on a terminal: say so when the kernels still have to be compiled (the first run)."""
-    if args.command != "scan" or getattr(args, "quiet", False) or sys.stderr is None or not sys.stderr.isatty():
-        return  # (a closed standard error is None)
-    from lshdesk.core.kernels.cache import is_cold
-
-    if is_cold():
-        say(COMPILING)
-
-
 def begin(parser: argparse.ArgumentParser, argv: list[str] | None) -> tuple[argparse.Namespace, int | None]:
     """Parse the command line, start the log (``--debug``), carry out this module's commands (then the exit code is
-    returned beside the arguments, else None) and say when a scan will compile the kernels."""
+    returned beside the arguments, else None)."""
     _debug[0] = False
     args = parser.parse_args(argv)
     _debug[0] = logs.debug_wanted(args.debug)
     logs.setup(_debug[0])
-    done = run(args, parser)
-    if done is None:
-        announce_compiling(args)
-    return args, done
+    return args, run(args, parser)
 
 
 def refused(exc: Exception) -> int:

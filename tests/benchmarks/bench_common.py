@@ -1,7 +1,7 @@
 """Shared pieces of the benchmarks: the machine, the spec's tokens in plain Python, truth sets, timing, memory.
 
 Imports only the standard library and numpy at module level, so a competitor's timed run does not pay for
-lshdesk's imports (numba) and lshdesk's does not pay for datasketch's (scipy).
+lshdesk's imports and lshdesk's does not pay for datasketch's (scipy).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def peak_rss_mb() -> float:
 
 
 def machine() -> dict:
-    """CPU model, cores, Python, numpy, numba and the competitors' versions."""
+    """CPU model, cores, Python, numpy, Cython (lshdesk's build) and the competitors' versions."""
     cpu = platform.processor() or "?"
     try:
         with open("/proc/cpuinfo") as f:
@@ -74,7 +74,7 @@ def machine() -> dict:
     except (OSError, StopIteration):
         pass
     versions = {}
-    for mod in ("numpy", "numba", "datasketch", "rensa", "xxhash", "psutil"):
+    for mod in ("numpy", "Cython", "datasketch", "rensa", "xxhash", "psutil"):
         try:
             from importlib.metadata import version
 

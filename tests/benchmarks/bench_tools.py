@@ -93,7 +93,7 @@ def scan_rensa(root: str, t: float, k: int) -> dict:
 
 
 def _warm_lshdesk() -> float:
-    """Load the compiled kernels (once per process, as the app does off the GUI thread): a tiny scan."""
+    """A tiny scan before the timed one (what a first scan in a process loads), its seconds reported apart."""
     from lshdesk.core.params import ScanParams
     from lshdesk.core.scan.pipeline import run, scan
 
@@ -164,7 +164,7 @@ def sign_stage(root: str, k: int, tool: str, max_docs: int) -> dict:
 
         from lshdesk.core.kernels.minhash import minhash_affine32
 
-        minhash_affine32(ids[: off[2]], off[:3], a, b)  # compile / load once
+        minhash_affine32(ids[: off[2]], off[:3], a, b)  # untimed first call
         t0 = time.perf_counter()
         minhash_affine32(ids, off, a, b)
         one = time.perf_counter() - t0

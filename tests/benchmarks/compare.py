@@ -14,7 +14,7 @@ against the default one, lshdesk alone.
 Recall is against exact Jaccard of word 3-grams: the dev corpus's truth.csv (complete), or for another folder
 the pairs planted by gen_corpus.py plus every pair any tool reported, each checked with plain Python sets.
 Memory is the peak resident set of the worker minus its size before the scan (after imports and, for
-lshdesk, after loading the compiled kernels, which the app does once at start-up; reported apart).
+lshdesk, after a tiny scan, whose time is reported apart).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _scan_settings(root: str, shingle: str, t: float, k: int) -> dict:
 
     params = ScanParams(SignatureParams(ShingleSpec.parse(shingle), k=k), threshold=t)
     try:
-        run(scan([root], params))  # the kernels these settings need, loaded (and the page cache warm)
+        run(scan([root], params))  # untimed: the page cache warm
     except TooManyCandidates as e:  # lshdesk refuses what would exhaust the memory
         return {"refused": str(e)}
     said: list[str] = []  # the slow-scan warning, with its estimate of the verification's time
@@ -281,7 +281,7 @@ def main() -> None:
     mc = report["machine"]
     print(
         f"# lshdesk vs rensa vs datasketch\n\nMachine: {mc['cpu']}, {mc['cores']} cores, {mc['simd']}, "
-        f"{mc['memory_gb']} GB; Python {mc['python']}, numpy {mc['numpy']}, numba {mc['numba']}, datasketch "
+        f"{mc['memory_gb']} GB; Python {mc['python']}, numpy {mc['numpy']}, Cython {mc['Cython']}, datasketch "
         f"{mc['datasketch']}, rensa {mc['rensa']}, xxhash {mc['xxhash']}; load average at start {mc['load_avg']}"
     )
     if args.only in (None, "startup"):

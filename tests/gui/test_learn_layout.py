@@ -11,7 +11,6 @@ def _lesson3(qtbot, window, width: int, height: int):
     window.resize(width, height)
     window.tabs.setCurrentWidget(window.learn)
     view = window.learn
-    view.build_pages()
     page = view.banding
     view.show_page(page)
     qtbot.waitUntil(lambda: page.isVisible() and page.pairs.rowCount() == 28, timeout=3000)

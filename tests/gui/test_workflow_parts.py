@@ -47,8 +47,8 @@ def test_progress_shows_each_stage_in_its_own_unit_with_time_left(qtbot):
     area.update_progress(Progress("verifying", 250_000, 1_000_000, 1.3))
     rate = area.rate.text()
     assert "candidate pairs/s" in rate and rate.endswith("left") and "files" not in rate
-    area.update_progress(Progress("compiling", 0, 0, 1.4))
-    assert area.stage.text().startswith("Compiling the kernels") and area.rate.text() == ""
+    area.update_progress(Progress("estimating", 0, 0, 1.4))
+    assert area.stage.text().startswith("Estimating the candidate pairs") and area.rate.text() == ""
 
 
 def _two_folders(tmp_path: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""The command line's app-level parts: --version --verbose, --debug and the log file, exit codes in --help, the
+"""The command line's app-level parts: --version --verbose, --debug and the log file, exit codes in --help, no
 first-run notice, shell completion that completes in a real bash."""
 
 from __future__ import annotations
@@ -8,13 +8,17 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 
 import pytest
 
 import lshdesk.cli as cli
-import lshdesk.core.kernels.cache as kernel_cache
+import lshdesk.core.kernels
 from lshdesk import __version__
 from lshdesk.system import bundled, commands, launch, logs
+
+SUFFIX = EXTENSION_SUFFIXES[0]  # the interpreter's own, as the build names the extension modules
 
 
 def _flush_log() -> str:
@@ -28,8 +32,20 @@ def test_version_and_where_lshdesk_keeps_its_files(capsys):
     assert capsys.readouterr().out == f"lshdesk {__version__}\n"
     assert cli.main(["--version", "--verbose"]) == 0
     out = capsys.readouterr().out
-    assert f"log file: {logs.log_path()}" in out and f"compiled kernels: {kernel_cache.cache_dir()}" in out
+    assert f"log file: {logs.log_path()}" in out and "numba" not in out
+    core = Path(lshdesk.core.kernels.__file__).parent
+    (line,) = [x for x in out.splitlines() if x.startswith("compiled core: ")]
+    assert line.startswith(f"compiled core: {core}/{{") and line.endswith(f"{SUFFIX} (compiled at install)")
+    assert "minhash" in line.split("{")[1].split("}")[0].split(",")  # the first kernel ported, built in place
     assert f"bundled files: {bundled.root()}" in out and (bundled.root() / "sample").is_dir()
+
+
+def test_a_tree_without_its_compiled_core_says_how_to_build_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(lshdesk.core.kernels, "__file__", str(tmp_path / "__init__.py"))
+    assert commands.compiled_core() == f"compiled core: not built in {tmp_path} (pip install -e . builds it)"
+    (tmp_path / f"minhash{SUFFIX}").touch()
+    (tmp_path / f"banding{SUFFIX}").touch()
+    assert commands.compiled_core() == f"compiled core: {tmp_path}/{{banding,minhash}}{SUFFIX} (compiled at install)"
 
 
 def test_help_documents_the_exit_codes(capsys):
@@ -70,13 +86,11 @@ def test_debug_env_values():
     assert logs.debug_wanted(True)
 
 
-@pytest.mark.parametrize("cold, tty, quiet, said", [(1, 1, 0, 1), (0, 1, 0, 0), (1, 0, 0, 0), (1, 1, 1, 0)])
-def test_the_first_run_says_the_kernels_compile_on_a_terminal(cold, tty, quiet, said, monkeypatch, capsys):
-    monkeypatch.setattr(kernel_cache, "is_cold", lambda kernels=(): bool(cold))
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: bool(tty))
-    args = cli.build_parser().parse_args(["scan", ".", *(["-q"] if quiet else [])])
-    commands.announce_compiling(args)
-    assert ("compiling lshdesk's kernels (first run only, ~10 s)" in capsys.readouterr().err) == bool(said)
+def test_a_scan_on_a_terminal_says_nothing_of_compiling(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a.txt").write_text("a few words to scan", encoding="utf-8")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert cli.main(["scan", str(tmp_path), "-o", str(tmp_path / "pairs.csv")]) == 0
+    assert "compil" not in capsys.readouterr().err.lower()
 
 
 BASH = shutil.which("bash")

@@ -2,7 +2,7 @@
 
 Local files are read in one compiled, GIL-free call per batch (``corpus.native``), and the others (URLs, a file
 changed since the listing, a system without the compiled reader) by system calls and short GIL-holding steps
-(``read_listed``). Shingling and signing are numba ``nogil`` kernels (``sign_prepared``). So threads doing
+(``read_listed``). Shingling and signing are compiled ``nogil`` kernels (``sign_prepared``). So threads doing
 ``read_and_sign_listed`` on different batches keep the cores busy and never hold the GIL for long. ASCII files go to
 the byte tokenizer as they are; in others only the lines with non-ASCII characters are normalised in Python
 (``shingling.token_bytes``). ``read_batch`` and ``read_and_sign`` do the same for a batch of ``SourceFile`` objects.

@@ -29,11 +29,9 @@ from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
-from lshdesk.core.scan.stages import compile_stage, pair_stages, start_compiling
+from lshdesk.core.scan.stages import pair_stages
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
-
-DENSE_THRESHOLD = 0.3  # at or below it (or with char shingles) a scan also loads the verification's join kernels
 
 
 @dataclass(frozen=True)
@@ -117,8 +115,6 @@ def scan(
     sp = params.signature
     banding = scan_banding(params)
     family = make_family(sp)
-    compiled = None  # the kernels load on a helper thread from the first file listed: an empty folder loads none
-    dense = sp.shingle.kind == "char" or params.threshold <= DENSE_THRESHOLD  # the join may verify: load it too
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
@@ -129,15 +125,12 @@ def scan(
             if isinstance(entry, SourceFile):
                 files.add(entry)
                 reading.listed(entry.size)
-                compiled = compiled or start_compiling(sp, family, dense)  # while the rest is listed
             else:
                 skipped.append(entry)
             if (len(files) + len(skipped)) % 1000 == 0:
                 check_cancel(cancel)
                 yield Progress("listing", len(files), 0, time.perf_counter() - t0)
         stage_t["listing"] = time.perf_counter() - t0
-        yield from compile_stage(compiled, cancel, clock) if compiled else ()
-        stage_t["compiling"] = clock() - sum(stage_t.values())
         yield from reading.finish(cancel, t0, roots)
         finished = True
     finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)

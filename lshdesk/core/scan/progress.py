@@ -8,7 +8,6 @@ from dataclasses import dataclass
 STAGE_WORDS = {
     "connecting": "Connecting to the cluster",
     "listing": "Listing files",
-    "compiling": "Compiling the kernels (first use of these settings; a few seconds)",
     "reading": "Reading and hashing",
     "estimating": "Estimating the candidate pairs",
     "banding": "Banding",

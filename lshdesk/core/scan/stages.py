@@ -1,14 +1,12 @@
 """The scan's compiled stages, each a generator reporting its own unit and stopping between short steps.
 
-Compiling the kernels (once per process and settings), banding (a few bands at a time), verifying the candidates
-(``scan/verify``: steps of bounded cost, two threads) and grouping (groups, or blocks of a large group's rows): no
-step runs much longer than ``STEP_COST`` merged shingle ids (tens of milliseconds), so cancel answers within a step
-and nothing keeps computing after it.
+Banding (a few bands at a time), verifying the candidates (``scan/verify``: steps of bounded cost, two threads)
+and grouping (groups, or blocks of a large group's rows): no step runs much longer than ``STEP_COST`` merged
+shingle ids (tens of milliseconds), so cancel answers within a step and nothing keeps computing after it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -21,62 +19,16 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.grouping import lowest_in_groups
 from lshdesk.core.kernels import banding as banding_kernels
 from lshdesk.core.kernels import pairs as pair_kernels
-from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates, band_range_codes
-from lshdesk.core.minhash import HashFamily, estimate_pairs
-from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
+from lshdesk.core.params import Banding, ShingleSpec
 from lshdesk.core.scan.estimate import available_memory, estimate_candidates
-from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
 from lshdesk.core.scan.progress import Progress
-from lshdesk.core.scan.verify import STEP_COST, RankedIds, uses_join, verify_stage, warm_join
+from lshdesk.core.scan.verify import STEP_COST, RankedIds, uses_join, verify_stage
 from lshdesk.core.shingling import ShingleBatch
 
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
 RANK_FROM = 20  # pair work (merge steps) per shingle id from which grouping first renames ids common-first
-LOADING_SECONDS = 0.4  # kernels loaded from numba's cache take less; a longer wait is compiling
 Clock = Callable[[], float]
-
-
-def start_compiling(sp: SignatureParams, family: HashFamily, dense: bool = False) -> threading.Event:
-    """Load (or, the first time, compile) the kernels these settings use on a helper thread; set when done.
-    ``dense``: settings that may bring millions of candidates (char shingles, a low threshold) also load the
-    verification's join and the ranked grouping, so the scan does not wait for them after reading."""
-    done = threading.Event()
-    threading.Thread(target=_warm, args=(sp, family, dense, done), name="lshdesk-compile", daemon=True).start()
-    return done
-
-
-def compile_stage(
-    done: threading.Event, cancel: threading.Event | None, clock: Clock
-) -> Generator[Progress, None, None]:
-    """Wait for ``start_compiling``, reporting "compiling" once it takes longer than loading; a cancel stops
-    the wait (compiling itself cannot be interrupted: it ends on its own, in seconds)."""
-    t0 = time.perf_counter()
-    while not done.wait(0.05):
-        check_cancel(cancel)
-        if time.perf_counter() - t0 > LOADING_SECONDS:
-            yield Progress("compiling", 0, 0, clock())
-
-
-def _warm(sp: SignatureParams, family: HashFamily, dense: bool, done: threading.Event) -> None:
-    try:
-        texts = ["warm up the kernels for a scan", "warm up a kernel for the scan"]
-        prep = Prepared.of([0, 1], [], [t.encode() for t in texts], texts if needs_texts(sp, family) else None)
-        sign_prepared(dataclasses.replace(prep, plain=True), sp, family)  # as a batch of plain ASCII files is
-        batch, sigs = sign_prepared(prep, sp, family)
-        two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
-        band_range_codes(sigs, Banding(1, 1), 0, 1)
-        probe_intersection_sizes(batch.ids, batch.offsets, *two)
-        estimate_pairs(sigs, *two)
-        members, starts = np.array([0, 1], dtype=np.int64), np.array([0, 2], dtype=np.int64)
-        pair_kernels.components(2, *two)
-        pair_kernels.group_min_jaccard(batch.ids, batch.offsets, members, starts, np.ones(1))
-        pair_kernels.rows_min_jaccard(batch.ids, batch.offsets, members, 0, 1, 1.0)
-        _merge_counts(*(np.array([1, 2], dtype=np.int64),) * 4)
-        if dense:
-            warm_join(batch, sigs)
-    finally:
-        done.set()
 
 
 def band_stage(

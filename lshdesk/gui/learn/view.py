@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.gui.kernel_warmup import pending_label, when_ready
 from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
@@ -59,13 +58,10 @@ class LearnView(QWidget):
         self._base_pt = self.font().pointSizeF()
         self._window_state = Qt.WindowState.WindowNoState
         self.source = CorpusSource(self)
-        self.pages: list[QWidget] = []  # made by build_pages: at once, or when the kernels are compiled (first run)
         self.list = _PageList()
         self.list.setAccessibleName("Lessons")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
-        self.pending = pending_label()  # what a page shows while the kernels its figures need compile
-        self.stack.addWidget(self.pending)
         titles = [  # (title, the page's attribute)
             ("Lessons", None),
             ("1  Sets and Jaccard", "sets"),
@@ -108,15 +104,12 @@ class LearnView(QWidget):
         lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
         self.list.currentItemChanged.connect(self._show)
-        if not when_ready(self.build_pages):
-            self.build_pages()
+        self._build_pages()
         self.list.setCurrentRow(1)
         self._fit_list()
 
-    def build_pages(self) -> None:
-        """Make the lesson and experiment pages (their first figures need the compiled kernels)."""
-        if self.pages:
-            return
+    def _build_pages(self) -> None:
+        """Make the lesson and experiment pages, one on the stack each."""
         self.sets = SetsLesson()
         self.signatures = SignaturesLesson(self.source)
         self.banding = BandingLesson(self.source)
@@ -127,9 +120,6 @@ class LearnView(QWidget):
         self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
         for page in self.pages:
             self.stack.addWidget(page)
-        if self.zoom != 1.0:  # a zoom chosen while they were being made
-            self.set_zoom(self.zoom)
-        self._show(self.list.currentItem())
 
     # --- presentation mode ----------------------------------------------------------------------------------------
     def _actions(self) -> None:
@@ -212,7 +202,7 @@ class LearnView(QWidget):
 
     def _show(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.ItemDataRole.UserRole) is not None:
-            self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole), self.pending))
+            self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole)))
 
     def show_page(self, page: QWidget) -> None:
         """Open one lesson or experiment page."""

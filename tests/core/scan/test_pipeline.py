@@ -19,7 +19,7 @@ from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import Progress, run, scan
 from lshdesk.core.shingling import shingle_strings
 
-STAGES = ["listing", "compiling", "reading", "estimating", "banding", "verifying", "grouping", "done"]
+STAGES = ["listing", "reading", "estimating", "banding", "verifying", "grouping", "done"]
 
 
 def planted_folder(root: Path, seed: int = 3) -> dict[str, str]:

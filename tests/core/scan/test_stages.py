@@ -210,26 +210,6 @@ def test_an_empty_result_is_explained(tmp_path):
     assert len(found.pairs) and explain_empty(found) == ""
 
 
-def test_a_long_wait_for_the_kernels_is_reported_as_compiling_and_can_be_cancelled():
-    from lshdesk.core.scan.stages import compile_stage, stopwatch
-
-    ready = threading.Event()
-    ready.set()
-    assert list(compile_stage(ready, None, stopwatch())) == []  # loaded: nothing to say
-    slow = threading.Event()
-    threading.Timer(0.8, slow.set).start()
-    reports = list(compile_stage(slow, None, stopwatch()))
-    assert reports and {p.stage for p in reports} == {"compiling"}
-    cancel = threading.Event()
-    gen = compile_stage(threading.Event(), cancel, stopwatch())
-    next(gen)  # reported after the loading time
-    cancel.set()
-    t0 = time.perf_counter()
-    with pytest.raises(ScanCancelled):
-        next(gen)
-    assert time.perf_counter() - t0 < 0.2
-
-
 def test_the_warning_says_under_a_second_rather_than_a_tilde_before_less_than():
     quick = estimate.Estimate(2e6, 0.4, 1500, 6220)
     assert (
