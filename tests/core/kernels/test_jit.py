@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from lshdesk.core.kernels import pairs
+from lshdesk.core.kernels import probe  # a kernel still on numba (pairs is compiled at install now)
 
 
 def _run(code: str) -> dict:
@@ -33,13 +33,13 @@ def test_the_first_call_loads_numba_without_scipy_and_scipy_still_imports():
     code = (
         "import json, sys\n"
         "import numpy as np\n"
-        "from lshdesk.core.kernels import jit, pairs\n"
+        "from lshdesk.core.kernels import jit, probe\n"
         "before = 'numba' in sys.modules\n"
         "ids = np.array([1, 2, 3, 2, 3, 4], np.uint32); off = np.array([0, 3, 6], np.int64)\n"
         "one = np.zeros(1, np.int64)\n"
-        "inter = int(pairs.intersection_sizes(ids, off, one, one + 1)[0])\n"
+        "inter = int(probe.probe_intersection_sizes(ids, off, one, one + 1)[0])\n"
         "hidden = [m for m in sys.modules if m.split('.')[0] in jit.HIDDEN]\n"
-        "bound = type(pairs._intersect).__name__\n"  # the helper a kernel inlines is a dispatcher now
+        "bound = type(probe._bits).__name__\n"  # the helper a kernel calls is a dispatcher now
         "try:\n"
         "    import scipy.linalg  # noqa\n"
         "    later = True\n"
@@ -56,6 +56,6 @@ def test_the_first_call_loads_numba_without_scipy_and_scipy_still_imports():
 def test_a_kernel_pickles_by_name_and_works_after():
     ids = np.array([5, 7, 9, 7, 9], np.uint32)
     off = np.array([0, 3, 5], np.int64)
-    fn = pickle.loads(pickle.dumps(pairs.intersection_sizes))
+    fn = pickle.loads(pickle.dumps(probe.probe_intersection_sizes))
     got = fn(ids, off, np.zeros(1, np.int64), np.ones(1, np.int64))
     assert got.tolist() == [2]
