@@ -5,11 +5,11 @@ close, each wrapped), holding the GIL: two reading threads did no better than on
 as one buffer and the bytes come back as one buffer. The kernel also says which files are plain ASCII text, whose
 bytes are their tokens. A file the kernel could not read as listed is marked AGAIN, and the caller reads it again
 the usual way (``reading.read_bytes``), which gives the reason. So the outcome is the same as reading in Python.
+The kernel is compiled at install; elsewhere than on POSIX (Windows) it is built but not called.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -23,7 +23,6 @@ from lshdesk.core.kernels.files import AGAIN, PLAIN, READ, read_files
 
 __all__ = ["AGAIN", "NATIVE", "PLAIN", "READ", "Slurped", "slurp"]
 
-log = logging.getLogger(__name__)
 NATIVE = os.name == "posix"  # open/read/close with POSIX meanings; elsewhere files are read in Python
 # The extensions whose files have a reader of their own (PDF, DOCX, Markdown, HTML, ...): never PLAIN.
 CLAIMED = np.frombuffer(
@@ -54,7 +53,6 @@ def slurp(
 ) -> Slurped | None:
     """Read ``paths[i] for i in index`` (listed with ``sizes[i]`` bytes) in the kernel; None where it cannot be
     used (not POSIX, a name the file system cannot take): the caller then reads every file in Python."""
-    global NATIVE
     if not NATIVE or not len(index):
         return None
     chosen = [paths[i] for i in index]
@@ -70,10 +68,5 @@ def slurp(
     offsets = np.empty(len(chosen) + 1, dtype=np.int64)
     state = np.empty(len(chosen), dtype=np.uint8)
     txt_ok = formats is None or "txt" in formats
-    try:
-        end = read_files(np.frombuffer(names, dtype=np.uint8), size, txt_ok, CLAIMED, FLAGS, buf, offsets, state)
-    except Exception as e:  # the kernel cannot be built here (a C library without these names): Python reads
-        NATIVE = False
-        log.warning("files are read in Python from now on: the compiled reader is not available here (%s)", e)
-        return None
+    end = read_files(np.frombuffer(names, dtype=np.uint8), size, txt_ok, CLAIMED, FLAGS, buf, offsets, state)
     return Slurped(buf[:end], offsets, state)

@@ -1,8 +1,8 @@
 """The scan's front end: read a batch of files, then shingle and sign it in compiled code, on a helper thread.
 
 Local files are read in one compiled, GIL-free call per batch (``corpus.native``), and the others (URLs, a file
-changed since the listing, a system without the compiled reader) by system calls and short GIL-holding steps
-(``read_listed``). Shingling and signing are compiled ``nogil`` kernels (``sign_prepared``). So threads doing
+changed since the listing, any file on a system that is not POSIX) by system calls and short GIL-holding steps
+(``read_listed``). Shingling and signing are GIL-free compiled kernels (``sign_prepared``). So threads doing
 ``read_and_sign_listed`` on different batches keep the cores busy and never hold the GIL for long. ASCII files go to
 the byte tokenizer as they are; in others only the lines with non-ASCII characters are normalised in Python
 (``shingling.token_bytes``). ``read_batch`` and ``read_and_sign`` do the same for a batch of ``SourceFile`` objects.

@@ -154,20 +154,6 @@ def test_without_the_kernel_files_are_read_in_python(tmp_path, monkeypatch):
     assert prep.ok == [0] and prep.texts == [FILES["plain.txt"].decode()]
 
 
-def test_a_reader_that_cannot_be_built_here_leaves_reading_to_python(tmp_path, monkeypatch, caplog):
-    (tmp_path / "a.txt").write_bytes(FILES["plain.txt"])
-    paths, sizes = _listed(tmp_path)
-
-    def unavailable(*args):
-        raise RuntimeError("Symbol not found: read")
-
-    monkeypatch.setattr(native, "read_files", unavailable)
-    monkeypatch.setattr(native, "NATIVE", True)
-    prep = read_listed(paths, range(1), MAX, True, sizes=sizes)
-    assert prep.ok == [0] and prep.texts == [FILES["plain.txt"].decode()]
-    assert native.NATIVE is False and "read in Python" in caplog.text  # said once, not tried again
-
-
 @pytest.mark.parametrize("accents", [False, True])  # one batch of plain ASCII files only, or a mixed one
 @pytest.mark.parametrize("shingle", ["char:5", "word:3"])
 def test_a_scan_gives_the_same_result_with_and_without_the_compiled_reader(tmp_path, monkeypatch, shingle, accents):

@@ -1,0 +1,158 @@
+"""Reading a batch of local files in one compiled call without the GIL: ``open``, ``read`` and ``close`` from the
+C library, no Python object per file.
+
+Each file gets one ``read`` of its listed size plus one byte, at the end of what was kept so far. The count the
+read returns tells whether the file is still what the listing saw. If it is not (the file grew, shrank or
+vanished, or something else now has its name), the file is left to the caller, which reads it in Python and gives
+the reason. The caller's flags carry ``O_NONBLOCK``, so a FIFO put in a file's place never blocks. The names are
+given as one buffer of NUL-terminated file-system bytes.
+"""
+
+from libc.stdint cimport int64_t, uint8_t
+
+# POSIX open/read/close; the C runtime's own names on Windows, so the module builds there too (where
+# ``corpus.native`` reads in Python and never calls it)
+cdef extern from *:
+    """
+    #ifdef _WIN32
+    #include <io.h>
+    #include <fcntl.h>
+    #define lsh_open(path, flags) _open((path), (flags))
+    #define lsh_read(fd, to, count) ((Py_ssize_t)_read((fd), (to), (unsigned int)(count)))
+    #define lsh_close(fd) _close(fd)
+    #else
+    #include <fcntl.h>
+    #include <unistd.h>
+    #define lsh_open(path, flags) open((path), (flags))
+    #define lsh_read(fd, to, count) ((Py_ssize_t)read((fd), (to), (size_t)(count)))
+    #define lsh_close(fd) close(fd)
+    #endif
+    """
+    int lsh_open(const char *path, int flags) nogil
+    Py_ssize_t lsh_read(int fd, void *to, int64_t count) nogil
+    int lsh_close(int fd) nogil
+
+cdef enum:
+    _PLAIN = 0  # read as listed; ASCII with no NUL and no other format's opening: its bytes are its tokens and text
+    _READ = 1  # read as listed, but its text must be decoded or extracted (non-ASCII, NUL, or an opening to sniff)
+    _AGAIN = 2  # not read as listed (cannot open or read, or its size changed): the caller reads it again
+
+PLAIN, READ, AGAIN = _PLAIN, _READ, _AGAIN  # a file's state, as the caller sees it
+
+cdef const uint8_t *_PDF = b"%PDF-"
+cdef const uint8_t *_ZIP = b"PK\x03\x04"
+
+
+cdef inline bint _starts(const uint8_t *at, Py_ssize_t n, const uint8_t *magic, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k
+    if n < m:
+        return False
+    for k in range(m):
+        if at[k] != magic[k]:
+            return False
+    return True
+
+
+cdef inline bint _blank(uint8_t c) noexcept nogil:
+    return c == 9 or c == 10 or c == 13 or c == 32  # what the format sniffer skips before an opening
+
+
+cdef bint _plain(const uint8_t *at, Py_ssize_t n) noexcept nogil:
+    """True if ``at[:n]`` is ASCII without NUL and does not open as a PDF, a ZIP, RTF or markup."""
+    cdef Py_ssize_t k
+    cdef uint8_t c
+    for k in range(n):
+        c = at[k]
+        if c == 0 or c > 127:
+            return False
+    if _starts(at, n, _PDF, 5) or _starts(at, n, _ZIP, 4):
+        return False
+    for k in range(min(n, 64)):  # the sniffer looks at the first non-blank byte of the first 64
+        c = at[k]
+        if not _blank(c):
+            return c != 60 and c != 123  # '<' (markup) and '{' (RTF) are left to the sniffer
+    return True
+
+
+cdef bint _claimed(const uint8_t[::1] names, Py_ssize_t start, Py_ssize_t end,
+                   const uint8_t[::1] claimed) noexcept nogil:
+    """True if the name ``names[start:end]`` may claim one of the ``claimed`` extensions (NUL-separated, lower
+    case, with the dot): its extension, from the last dot of its last part, is one of them, or holds a byte that
+    is not ASCII (``str.lower`` maps some of those to ASCII letters: the caller decides)."""
+    cdef Py_ssize_t dot = -1, k, at = 0, stop
+    cdef uint8_t c
+    cdef bint same
+    for k in range(end - 1, start - 1, -1):
+        c = names[k]
+        if c == 47:  # '/': no dot in the last part
+            break
+        if c == 46:
+            dot = k
+            break
+    if dot < 0:
+        return False
+    for k in range(dot, end):
+        if names[k] > 127:
+            return True
+    while at < claimed.shape[0]:
+        stop = at
+        while stop < claimed.shape[0] and claimed[stop] != 0:
+            stop += 1
+        if stop - at == end - dot:
+            same = True
+            for k in range(end - dot):
+                c = names[dot + k]
+                if 65 <= c <= 90:
+                    c += 32
+                if c != claimed[at + k]:
+                    same = False
+                    break
+            if same:
+                return True
+        at = stop + 1
+    return False
+
+
+def read_files(const uint8_t[::1] names, const int64_t[::1] sizes, bint txt_ok, const uint8_t[::1] claimed,
+               int flags, uint8_t[::1] buf, int64_t[::1] offsets, uint8_t[::1] state):
+    """Read file ``i`` (the ``i``-th name) into ``buf[offsets[i]:offsets[i + 1]]`` if it has ``sizes[i]`` bytes.
+
+    ``buf`` holds ``sizes.sum() + 1`` bytes; ``state[i]`` is set to PLAIN, READ or AGAIN (no bytes kept). A file
+    may be PLAIN only if ``txt_ok`` (plain text is a chosen format) and its name claims none of the extensions in
+    ``claimed`` (``_claimed``): those have their own reader. Returns the bytes kept.
+    """
+    cdef Py_ssize_t count = sizes.shape[0], nn = names.shape[0], i, start = 0, end, pos = 0, n, named = 0
+    cdef int64_t total = 0
+    cdef int fd
+    cdef bint plain
+    if offsets.shape[0] < count + 1 or state.shape[0] < count:
+        raise ValueError(f"{count} files need {count + 1} offsets and {count} states")
+    with nogil:
+        for i in range(count):
+            total += max(sizes[i], 0)
+    if buf.shape[0] < total + 1:
+        raise ValueError(f"files of {total} bytes in all need a buffer of {total + 1}, not {buf.shape[0]}")
+    with nogil:
+        offsets[0] = 0
+        for i in range(count):
+            end = start
+            while end < nn and names[end] != 0:
+                end += 1
+            if end == nn:
+                break  # the names ran out before the sizes: refused below, with the GIL
+            named = i + 1
+            state[i] = _AGAIN
+            fd = lsh_open(<const char *>&names[start], flags) if sizes[i] >= 0 else -1
+            if fd >= 0:
+                n = lsh_read(fd, &buf[pos], sizes[i] + 1)
+                lsh_close(fd)
+                if n == sizes[i] and n > 0:
+                    plain = txt_ok and not _claimed(names, start, end, claimed)
+                    plain = plain and _plain(&buf[pos], n)
+                    state[i] = _PLAIN if plain else _READ
+                    pos += n
+            start = end + 1
+            offsets[i + 1] = pos
+    if named < count:
+        raise ValueError(f"{count} sizes but only {named} NUL-terminated names")
+    return pos

@@ -1,0 +1,98 @@
+"""The compiled tokens kernels: window ids are numpy's reference (also where insertion sort gives up), read-only
+buffers and several threads at once give the same ids, and inputs the C loops cannot take are refused."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from lshdesk.core.hashing import combine_windows, fmix64, fold32
+from lshdesk.core.kernels import tokens
+
+
+def reference(units: np.ndarray, offsets: np.ndarray, n: int) -> list[list[int]]:
+    """Each document's sorted unique window ids by numpy (one window of all its units when shorter than n)."""
+    out = []
+    for d in range(len(offsets) - 1):
+        u = units[offsets[d] : offsets[d + 1]]
+        out.append(np.unique(fold32(combine_windows(u, min(n, len(u))))).tolist() if len(u) else [])
+    return out
+
+
+def per_doc(ids: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
+    return [ids[offsets[d] : offsets[d + 1]].tolist() for d in range(len(offsets) - 1)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_window_ids_are_the_numpy_reference(n):
+    rng = np.random.default_rng(n)
+    lengths = rng.integers(0, 40, 60)
+    lengths[::7] = 0
+    lengths[3] = 5000  # one long document: many buckets
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    units = fmix64(rng.integers(0, 6, int(offsets[-1])).astype(np.uint64))  # few distinct units: repeated windows
+    ids, off = tokens.window_ids(units, offsets, n)
+    assert per_doc(ids, off) == reference(units, offsets, n)
+
+
+def colliding_units(bits: int) -> tuple[int, int]:
+    """Two units whose 1-window ids agree on their top ``bits`` bits (the kernel's first sorting pass)."""
+    cand = fmix64(np.arange(1, 20_000, dtype=np.uint64))
+    ids, _ = tokens.window_ids(cand, np.arange(cand.size + 1, dtype=np.int64), 1)
+    seen: dict[int, int] = {}
+    for u, i in zip(cand.tolist(), ids.tolist(), strict=True):
+        if (top := i >> (32 - bits)) in seen:
+            return seen[top], u
+        seen[top] = u
+    raise AssertionError("no two ids share their top bits")
+
+
+def test_ids_too_clustered_for_insertion_sort_are_still_sorted():
+    # 4096 windows: buckets on the top 12 bits. Two units sharing them, alternating, fill one bucket in the worst
+    # order: over a million insertion moves against a budget of 8 * 4096 + 64, so the kernel sorts them another
+    # way (n=1; the 2-windows of the same units are distinct ids, a plain check)
+    x, y = colliding_units(12)
+    units = np.array([x, y] * 2048, dtype=np.uint64)
+    units[::5] = fmix64(np.arange(units[::5].size, dtype=np.uint64) + np.uint64(99))  # and distinct values among
+    offsets = np.array([0, units.size], dtype=np.int64)
+    for n in (1, 2):
+        ids, off = tokens.window_ids(units, offsets, n)
+        assert per_doc(ids, off) == reference(units, offsets, n)
+
+
+def test_read_only_buffers_in_several_threads_give_the_serial_ids():
+    rng = np.random.default_rng(3)
+    words = [b"the", b"Cat", b"sat", b"on", b"a", b"mat", b"caf\xc3\xa9", b"42"]
+    docs = [b" ".join(rng.choice(words, int(rng.integers(0, 400)))) for _ in range(200)]
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+    buf = np.frombuffer(b"".join(docs), dtype=np.uint8)  # read-only, as shingling.pack gives
+    assert not buf.flags.writeable
+    serial = tokens.word_ids(buf, offsets, 3, tokens.TOKEN_BYTES)
+    got: dict[int, tuple] = {}
+
+    def run(i: int) -> None:
+        got[i] = tokens.word_ids(buf, offsets, 3, tokens.TOKEN_BYTES)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 4
+    for result in got.values():
+        assert all(np.array_equal(a, b) for a, b in zip(result, serial, strict=True))
+
+
+def test_inputs_the_loops_cannot_take_are_refused():
+    buf = np.frombuffer(b"a b c", dtype=np.uint8)
+    offsets = np.array([0, 5], dtype=np.int64)
+    with pytest.raises(ValueError, match="at least 1"):
+        tokens.word_ids(buf, offsets, 0, tokens.TOKEN_BYTES)
+    with pytest.raises(ValueError, match="256"):
+        tokens.tokenize_bytes(buf, offsets, tokens.TOKEN_BYTES[:100])
+    with pytest.raises(ValueError, match="at least one entry"):
+        tokens.window_ids(np.zeros(0, np.uint64), np.zeros(0, np.int64), 3)
+    with pytest.raises(ValueError):  # the kernels take int64 offsets only (the callers' dtype)
+        tokens.word_ids(buf, offsets.astype(np.int32), 3, tokens.TOKEN_BYTES)
