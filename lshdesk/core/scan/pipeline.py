@@ -31,9 +31,12 @@ from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
 from lshdesk.core.scan.stages import compile_stage, pair_stages, start_compiling
 from lshdesk.core.scurve import scan_banding
+from lshdesk.core.shingle_kinds import kind_of
 from lshdesk.core.shingling import ShingleBatch
 
-DENSE_THRESHOLD = 0.3  # at or below it (or with char shingles) a scan also loads the verification's join kernels
+DENSE_THRESHOLD = (
+    0.3  # at or below it (or with a dense kind of shingles) a scan also loads the verification's join kernels
+)
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def scan(
     banding = scan_banding(params)
     family = make_family(sp)
     compiled = None  # the kernels load on a helper thread from the first file listed: an empty folder loads none
-    dense = sp.shingle.kind == "char" or params.threshold <= DENSE_THRESHOLD  # the join may verify: load it too
+    dense = kind_of(sp.shingle.kind).dense or params.threshold <= DENSE_THRESHOLD  # the join may verify: load it too
 
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
