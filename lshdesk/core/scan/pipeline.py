@@ -136,10 +136,7 @@ def sign_stage(
 ) -> Generator[Progress, None, SignedCorpus]:
     """List, read, shingle and sign: the stages every scan and query starts with (see ``scan``); the kernels the
     pair stages use load while the listing goes on."""
-    if reference and set(range(len(roots))) <= set(reference):
-        raise ParamError(
-            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
-        )
+    _check_reference(len(roots), reference)
     t0 = time.perf_counter()
 
     def clock() -> float:
@@ -188,6 +185,14 @@ def sign_stage(
         cached=reading.cached,
         warnings=tuple(cache.warnings) if cache is not None else (),
     )
+
+
+def _check_reference(n_roots: int, reference: Sequence[int]) -> None:
+    """Refuse reference folders that are every folder (there would be nothing to compare them with)."""
+    if reference and set(range(n_roots)) <= set(reference):
+        raise ParamError(
+            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
+        )
 
 
 def _documents(files: Listing, kept: list[int], shingles: ShingleBatch) -> Documents:
