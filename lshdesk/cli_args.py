@@ -7,6 +7,7 @@ import math
 
 from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
+from lshdesk.core import shingle_kinds
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, ShingleSpec
 from lshdesk.system import commands
@@ -73,7 +74,7 @@ def _add_signature_options(p: argparse.ArgumentParser) -> None:
         "--shingle",
         type=_shingle,
         default=ShingleSpec("word", 3),
-        metavar="word|word:N|char:N",
+        metavar="|".join(shingle_kinds.written_forms()),
         help="shingling (default word:3)",
     )
 

@@ -18,7 +18,7 @@ import pytest
 from lshdesk.cli import main
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import ShingleSpec, SignatureParams
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 
 def _words(rng: random.Random, n: int) -> list[str]:

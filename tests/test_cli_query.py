@@ -13,7 +13,7 @@ from core_helpers import containment, jaccard, planted_excerpts, write_tree
 
 from lshdesk.cli import main
 from lshdesk.core.params import ShingleSpec
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 SPEC = ShingleSpec("word", 3)
 

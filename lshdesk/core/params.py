@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from lshdesk.core import shingle_kinds
 from lshdesk.core.errors import ParamError
 
 FAMILIES = ("fast", "article", "datasketch")
@@ -14,37 +14,27 @@ MEASURES = (
 )  # Jaccard |A ∩ B| / |A ∪ B|; containment of the smaller in the larger |A ∩ B| / |A|
 MAX_K = 4096
 
-_SHINGLE_RE = re.compile(r"^(word|char)(?::(\d+))?$")
-
 
 @dataclass(frozen=True)
 class ShingleSpec:
-    """``word`` (tokens), ``word:N`` (N consecutive tokens) or ``char:N`` (N-character windows)."""
+    """A kind of ``shingle_kinds.KINDS`` and a size: ``word`` (tokens), ``word:N`` (N consecutive tokens) or
+    ``char:N`` (N-character windows)."""
 
     kind: str = "word"
     n: int = 3
 
     def __post_init__(self) -> None:
-        if self.kind not in ("word", "char"):
-            raise ParamError(f"shingling must be 'word', 'word:N' or 'char:N', not {self.kind!r}")
+        shingle_kinds.kind_of(self.kind)  # raises, naming the kinds there are
         if not 1 <= self.n <= 64:
             raise ParamError(f"shingle size N must be between 1 and 64, not {self.n}")
 
     @classmethod
     def parse(cls, text: str) -> ShingleSpec:
         """Parse ``word``, ``word:3``, ``char:5``; ``char`` alone is refused (say how many characters)."""
-        m = _SHINGLE_RE.match(text.strip().lower())
-        if not m:
-            raise ParamError(f"shingling {text!r} not understood: use word, word:N or char:N (e.g. word:3, char:5)")
-        kind, n = m.group(1), m.group(2)
-        if kind == "char" and n is None:
-            raise ParamError("char shingling needs a size: char:N, e.g. char:5")
-        return cls(kind, int(n) if n is not None else 1)
+        return cls(*shingle_kinds.parse(text))
 
     def __str__(self) -> str:
-        if self.kind == "word" and self.n == 1:
-            return "word"
-        return f"{self.kind}:{self.n}"
+        return shingle_kinds.kind_of(self.kind).written(self.n)
 
 
 @dataclass(frozen=True)

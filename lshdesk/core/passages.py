@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 import unicodedata
 from collections.abc import Generator
@@ -16,9 +15,7 @@ from lshdesk.core.corpus.sources import read_text  # local files and objects in 
 from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scan.pipeline import Progress
-from lshdesk.core.shingling import TOKEN_RE
-
-_WS = re.compile(r"\s")
+from lshdesk.core.shingle_kinds import kind_of
 
 
 @dataclass(frozen=True)
@@ -42,39 +39,15 @@ def normalise_with_offsets(text: str) -> Normalised:
     return Normalised("".join(out), origin)
 
 
-def _units(text: str, spec: ShingleSpec) -> tuple[list[str], list[tuple[int, int]]]:
-    """The document's tokens (or characters, for char shingling) with their spans in the original text."""
-    norm = normalise_with_offsets(text)
-    units: list[str] = []
-    spans: list[tuple[int, int]] = []
-    if spec.kind == "word":
-        for m in TOKEN_RE.finditer(norm.text):
-            units.append(m.group())
-            spans.append((norm.origin[m.start()], norm.origin[m.end() - 1] + 1))
-        return units, spans
-    prev_space = True
-    for ch, o in zip(norm.text, norm.origin):
-        if _WS.match(ch):
-            if prev_space:
-                continue
-            ch, prev_space = " ", True
-        else:
-            prev_space = False
-        units.append(ch)
-        spans.append((o, o + 1))
-    while units and units[-1] == " ":
-        units.pop()
-        spans.pop()
-    return units, spans
-
-
 def _shingle_spans(text: str, spec: ShingleSpec) -> dict[str, list[tuple[int, int]]]:
-    units, spans = _units(text, spec)
-    sep = " " if spec.kind == "word" else ""
+    """Each shingle of the text and the (start, end) ranges of the original text where it occurs."""
+    kind = kind_of(spec.kind)
+    norm = normalise_with_offsets(text)
+    units, spans = kind.spans(norm.text, norm.origin)
     n = min(spec.n, len(units))
     out: dict[str, list[tuple[int, int]]] = {}
     for i in range(len(units) - n + 1 if n else 0):
-        out.setdefault(sep.join(units[i : i + n]), []).append((spans[i][0], spans[i + n - 1][1]))
+        out.setdefault(kind.sep.join(units[i : i + n]), []).append((spans[i][0], spans[i + n - 1][1]))
     return out
 
 
@@ -104,11 +77,6 @@ def _passages(sa: dict, sb: dict) -> tuple[list[tuple[int, int]], list[tuple[int
     )
 
 
-# Finding the passages is plain Python (~0.7 M characters/s for words, ~0.12 M for characters on the project's
-# machine): beyond these sizes (both texts together) the texts are shown without highlights.
-MAX_HIGHLIGHT_CHARS = {"word": 1_000_000, "char": 200_000}
-
-
 @dataclass(frozen=True)
 class Comparison:
     """Two texts and the (start, end) character ranges of each that shingles of both cover."""
@@ -131,8 +99,9 @@ def compare_files(
     """Read both files, find their shared passages and the anchors aligning them (big files take seconds: run it
     off the GUI thread).
 
-    A file that cannot be read is shown as a line saying why; texts longer than ``MAX_HIGHLIGHT_CHARS`` together
-    come back without passages, with a note.
+    A file that cannot be read is shown as a line saying why; texts longer together than their kind's
+    ``highlight_chars`` come back without passages, with a note (finding passages is plain Python: ~0.7 M
+    characters/s for words, ~0.12 M for characters on the project's machine).
     """
     texts = []
     for path in paths:
@@ -143,7 +112,7 @@ def compare_files(
         check_cancel(cancel)
         yield Progress("reading", len(texts), 2)
     size = len(texts[0]) + len(texts[1])
-    if size > MAX_HIGHLIGHT_CHARS[spec.kind]:
+    if size > kind_of(spec.kind).highlight_chars:
         return Comparison((texts[0], texts[1]), ([], []), 0, f"too long to highlight ({size:,} characters)")
     sa, sb = _shingle_spans(texts[0], spec), _shingle_spans(texts[1], spec)
     spans_a, spans_b, n_shared = _passages(sa, sb)

@@ -1,7 +1,7 @@
 """Text to tokens to shingles: NFKC + casefold, tokens are runs of letters and digits.
 
-Two views of the same shingles: ``shingle_strings`` gives the set of strings (the definition, used by the
-``article`` and ``datasketch`` families and by teaching views), ``hash_shingles`` gives each document's set as
+Two views of the same shingles: ``shingle_kinds.shingle_strings`` gives the set of strings (the definition, used by
+the ``article`` and ``datasketch`` families and by teaching views), ``hash_shingles`` gives each document's set as
 sorted unique 32-bit ids in one flat array (the fast path, used for exact Jaccard and the ``fast`` family),
 computed by the compiled kernels of ``tokenkernels`` from bytes.
 
@@ -20,6 +20,7 @@ import string
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +28,6 @@ import numpy.typing as npt
 from lshdesk.core.arrays import ranges
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import tokens as tokenkernels
-from lshdesk.core.params import ShingleSpec
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
@@ -57,20 +57,14 @@ def char_text(text: str) -> str:
     return _WS_RE.sub(" ", normalize(text)).strip()
 
 
-def shingle_strings(text: str, spec: ShingleSpec) -> set[str]:
-    """The document's shingle set as strings (empty for a document with no tokens or characters)."""
-    if spec.kind == "char":
-        s = char_text(text)
-        if len(s) <= spec.n:
-            return {s} if s else set()
-        return {s[i : i + spec.n] for i in range(len(s) - spec.n + 1)}
-    tokens = tokenize(text)
-    n = spec.n
-    if len(tokens) <= n:
-        return {" ".join(tokens)} if tokens else set()
-    if n == 1:
-        return set(tokens)
-    return {" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+class Shingling(Protocol):
+    """What this module reads of a ``params.ShingleSpec`` (the kinds' table, which params reads, sits above it)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def n(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -194,7 +188,7 @@ def _char_windows(units: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatc
     return ShingleBatch(ids, id_off, np.diff(offsets))
 
 
-def hash_shingles(texts: Sequence[str], spec: ShingleSpec) -> ShingleBatch:
+def hash_shingles(texts: Sequence[str], spec: Shingling) -> ShingleBatch:
     """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes."""
     if not texts:
         return empty_batch()

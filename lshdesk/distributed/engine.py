@@ -26,7 +26,8 @@ from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan import frontend
-from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult
+from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult, SignedCorpus, assemble
+from lshdesk.core.scan.stages import Found
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.distributed import tasks
@@ -77,20 +78,64 @@ def _scan(
     partition_files: int | None,
 ) -> Generator[Progress, None, ScanResult]:
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
-    sp = params.signature
     banding = scan_banding(params)
+    files, skipped = yield from _list(g, roots, params)
+    stage_t["listing"] = g.elapsed() - sum(stage_t.values())
+    parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
+    signed, summaries = yield from _sign(g, files, parts, params)
+    stage_t["reading"] = g.elapsed() - sum(stage_t.values())
+    docs, bounds, read_skips = _documents(files, parts, summaries)
+    n = len(docs)
+    yield Progress("banding", 0, n, g.elapsed(), "documents")
+    if n >= 2:
+        cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
+        scored = yield from _score(g, signed, bounds, cands, n, "banding")
+    else:
+        scored = _concat_pairs([])
+    pairs = scored.take(_verified_order(scored, params.threshold))
+    stage_t["banding+verifying"] = g.elapsed() - sum(stage_t.values())
+    g.check()
+    yield Progress("grouping", 0, 1, g.elapsed())
+    comps = groups(n, pairs.left, pairs.right)
+    group_min = yield from _group_min(g, signed, bounds, comps, scored, n)
+    sigs, shingles = _gathered(g, signed, summaries, params, gather)
+    stage_t["grouping"] = g.elapsed() - sum(stage_t.values())
+    g.release()
+    elapsed = g.elapsed()
+    yield Progress("done", n, n, elapsed)
+    corpus = SignedCorpus(
+        roots=tuple(roots),
+        params=params,
+        docs=docs,
+        skipped=skipped + read_skips,
+        signatures=sigs,
+        shingles=shingles,
+        reference=reference,
+    )
+    found = Found(candidates=scored, pairs=pairs, groups=comps, group_min=group_min)
+    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t)
+
+
+def _list(
+    g: Graph, roots: list[str], params: ScanParams
+) -> Generator[Progress, None, tuple[list[SourceFile], list[Skipped]]]:
+    """The files to read (names and sizes only; URLs listed by the workers) and those skipped."""
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
-    for entry in walk(roots, params.corpus, on_workers(g.client)):  # names and sizes only; URLs listed by workers
+    for entry in walk(roots, params.corpus, on_workers(g.client)):
         (files if isinstance(entry, SourceFile) else skipped).append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()
             yield Progress("listing", len(files), 0, g.elapsed())
-    stage_t["listing"] = g.elapsed() - sum(stage_t.values())
+    return files, skipped
 
+
+def _sign(
+    g: Graph, files: list[SourceFile], parts: list[tuple[int, int]], params: ScanParams
+) -> Generator[Progress, None, tuple[list[Future], list[tasks.PartSummary]]]:
+    """Each partition read, shingled and signed on a worker (kept there), and its summary brought back."""
     if files and not is_url(files[0].path):  # objects in storage: each worker reads them from the store itself
         _check_visible(g.client, files[0].path)
-    parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
     with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch
         signed = [
             g.submit(
@@ -112,75 +157,48 @@ def _scan(
 
         yield Progress("reading", 0, len(files), g.elapsed())
         yield from g.watch(small, read, poll)
-    summaries: list[tasks.PartSummary] = g.client.gather(small)
-    stage_t["reading"] = g.elapsed() - sum(stage_t.values())
+    return signed, g.client.gather(small)
 
+
+def _documents(
+    files: list[SourceFile], parts: list[tuple[int, int]], summaries: list[tasks.PartSummary]
+) -> tuple[Documents, np.ndarray, list[Skipped]]:
+    """The documents read, each partition's first document, and the files that could not be read (in the local
+    engine's order: it lists skips batch by batch)."""
     kept_n = [int(s.kept.sum()) for s in summaries]
     bounds = np.zeros(len(parts) + 1, dtype=np.int64)
     np.cumsum(kept_n, out=bounds[1:])
     kept = [f for (a, b), s in zip(parts, summaries) for f, k in zip(files[a:b], s.kept.tolist()) if k]
-    sizes = [
-        len(b) for b in frontend.batches(files, frontend.BATCH_FILES)
-    ]  # the local engine's: it lists skips by batch
+    sizes = [len(b) for b in frontend.batches(files, frontend.BATCH_FILES)]
     batch_of = np.repeat(np.arange(len(sizes)), sizes)
     read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: (int(batch_of[t[0]]), t[1], t[0]))
-    skipped += [Skipped(files[i].path, reason) for i, _, reason in read_skips]
-    counts = np.concatenate([s.counts for s in summaries]) if summaries else np.zeros(0, np.int64)
     n_tokens = np.concatenate([s.n_tokens for s in summaries]) if summaries else np.zeros(0, np.int64)
     docs = Documents(
-        [f.path for f in kept],
-        [f.rel for f in kept],
-        np.array([f.root for f in kept], dtype=np.int64),
-        np.array([f.size for f in kept], dtype=np.int64),
-        n_tokens,
-        np.array([f.mtime_ns for f in kept], dtype=np.int64),
+        paths=[f.path for f in kept],
+        rel=[f.rel for f in kept],
+        root=np.array([f.root for f in kept], dtype=np.int64),
+        size=np.array([f.size for f in kept], dtype=np.int64),
+        n_tokens=n_tokens,
+        mtime=np.array([f.mtime_ns for f in kept], dtype=np.int64),
     )
-    n = len(docs)
+    return docs, bounds, [Skipped(files[i].path, reason) for i, _, reason in read_skips]
 
-    yield Progress("banding", 0, n, g.elapsed(), "documents")
-    if n >= 2:
-        cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
-        scored = yield from _score(g, signed, bounds, cands, n, "banding")
-    else:
-        scored = _concat_pairs([])
-    order = _verified_order(scored, params.threshold)
-    pairs = scored.take(order)
-    stage_t["banding+verifying"] = g.elapsed() - sum(stage_t.values())
 
-    g.check()
-    yield Progress("grouping", 0, 1, g.elapsed())
-    comps = groups(n, pairs.left, pairs.right)
-    group_min = yield from _group_min(g, signed, bounds, comps, scored, n)
+def _gathered(
+    g: Graph, signed: list[Future], summaries: list[tasks.PartSummary], params: ScanParams, gather: bool
+) -> tuple[np.ndarray, ShingleBatch]:
+    """Every signature and shingle set brought back (``gather``), else an ``(n, 0)`` array and the counts only."""
+    sp = params.signature
+    k_dtype = make_family(sp).dtype
     if gather:
         full: list[tasks.SignedPart] = g.client.gather(signed)
-        shingles = tasks.concat_batches([p.shingles for p in full])
-        k_dtype = make_family(sp).dtype
         sigs = np.concatenate([p.sigs for p in full]) if full else np.zeros((0, sp.k), dtype=k_dtype)
-    else:
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        shingles = ShingleBatch(tasks.empty_batch().ids, offsets, n_tokens)
-        sigs = np.zeros((n, 0), dtype=make_family(sp).dtype)
-    stage_t["grouping"] = g.elapsed() - sum(stage_t.values())
-    g.release()
-    elapsed = g.elapsed()
-    yield Progress("done", n, n, elapsed)
-    return ScanResult(
-        tuple(roots),
-        params,
-        banding,
-        docs,
-        skipped,
-        sigs,
-        shingles,
-        scored,
-        pairs,
-        comps,
-        group_min,
-        reference,
-        elapsed,
-        stage_t,
-    )
+        return sigs, tasks.concat_batches([p.shingles for p in full])
+    counts = np.concatenate([s.counts for s in summaries]) if summaries else np.zeros(0, np.int64)
+    n_tokens = np.concatenate([s.n_tokens for s in summaries]) if summaries else np.zeros(0, np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return np.zeros((len(counts), 0), dtype=k_dtype), ShingleBatch(tasks.empty_batch().ids, offsets, n_tokens)
 
 
 def _check_visible(client: Client, path: str) -> None:

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import numpy as np  # noqa: E402
 
-from lshdesk.core import clustering, lsh, shingling  # noqa: E402
+from lshdesk.core import clustering, lsh, shingle_kinds, shingling  # noqa: E402
 from lshdesk.core.hashing import token_id  # noqa: E402
 from lshdesk.core.kernels import tokens as tokenkernels  # noqa: E402
 from lshdesk.core.minhash import make_family  # noqa: E402
@@ -124,7 +124,7 @@ def check_groups(rng: np.random.Generator) -> None:
         assert got == want_groups
     texts = [" ".join(f"w{int(x)}" for x in rng.integers(0, 30, 40)) for _ in range(12)]
     batch = shingling.hash_shingles(texts, ShingleSpec("word", 2))
-    sets = [shingling.shingle_strings(t, ShingleSpec("word", 2)) for t in texts]
+    sets = [shingle_kinds.shingle_strings(t, ShingleSpec("word", 2)) for t in texts]
     comps = [np.array([0, 3, 5, 7]), np.array([1, 2]), np.array([4, 6, 8, 9, 10, 11])]
     got = clustering.group_min_similarity(comps, batch)
     for g, v in zip(comps, got):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ import lshdesk.core.passages as passages
 from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scan.pipeline import run
+from lshdesk.core.shingle_kinds import KINDS
 
 SHARED = "the quick brown fox jumps over the lazy dog near the old mill"
 
@@ -41,7 +43,7 @@ def test_a_vanished_file_is_shown_as_the_reason(tmp_path):
 
 
 def test_texts_too_long_are_returned_without_passages(tmp_path, monkeypatch):
-    monkeypatch.setitem(passages.MAX_HIGHLIGHT_CHARS, "word", 2 * len(SHARED) - 1)
+    monkeypatch.setitem(KINDS, "word", replace(KINDS["word"], highlight_chars=2 * len(SHARED) - 1))
     c = run(passages.compare_files(_files(tmp_path, SHARED, SHARED), 1 << 20, ShingleSpec.parse("word")))
     assert c.spans == ([], []) and c.n_shared == 0 and "too long to highlight" in c.note
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 from gui_helpers import running_threads
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 
-import lshdesk.core.passages as passages_module
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
+from lshdesk.core.shingle_kinds import KINDS
 from lshdesk.gui.widgets.side_by_side import SideBySide
 
 PASSAGE = "Crème brûlée is the ﬁnest dessert in all of Lyon, says the café owner, Zoë Müller, every single morning"
@@ -108,7 +109,7 @@ def test_a_file_gone_since_the_scan_is_shown_with_the_reason(qtbot, view, tmp_pa
 
 
 def test_texts_too_long_to_highlight_are_shown_plain(qtbot, view, tmp_path, monkeypatch):
-    monkeypatch.setitem(passages_module.MAX_HIGHLIGHT_CHARS, "word", 50)
+    monkeypatch.setitem(KINDS, "word", replace(KINDS["word"], highlight_chars=50))
     result, names, idx = scan_folder(tmp_path, {"x.txt": PASSAGE + " one", "y.txt": PASSAGE + " two"})
     show(qtbot, view, result, names, idx["x.txt"], idx["y.txt"])
     assert view.a.text.extraSelections() == [] and view.b.text.toPlainText() == PASSAGE + " two"

@@ -32,12 +32,12 @@ def without(result: ScanResult, gone: Sequence[int]) -> tuple[ScanResult, npt.ND
     new[old] = np.arange(len(old))
     d, s = result.docs, result.shingles
     docs = Documents(
-        [d.paths[i] for i in old],
-        [d.rel[i] for i in old],
-        d.root[old],
-        d.size[old],
-        d.n_tokens[old],
-        d.mtime[old] if d.mtime is not None else None,
+        paths=[d.paths[i] for i in old],
+        rel=[d.rel[i] for i in old],
+        root=d.root[old],
+        size=d.size[old],
+        n_tokens=d.n_tokens[old],
+        mtime=d.mtime[old] if d.mtime is not None else None,
     )
     counts = s.counts()[old]
     offsets = np.zeros(len(old) + 1, dtype=np.int64)

@@ -11,12 +11,12 @@ import numpy as np
 
 from lshdesk.core.corpus.sources import is_url, root_path
 from lshdesk.core.pathnames import display, display_all, name_fields
-from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.pipeline import ScanResult, SignedCorpus
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run as a formula at a cell's start
 
 
-def _file_roots(result: ScanResult) -> set[int]:
+def _file_roots(result: SignedCorpus) -> set[int]:
     """The roots that were single files, not folders: told from the scan's own data (the disk may have changed).
 
     A file root gave exactly one document, whose path is the root's: only roots with one document are looked at
@@ -29,17 +29,17 @@ def _file_roots(result: ScanResult) -> set[int]:
     return {r for r in single if result.docs.paths[first[r]] == root_path(result.roots[r])}
 
 
-def _one_folder(result: ScanResult) -> bool:
+def _one_folder(result: SignedCorpus) -> bool:
     """One local folder: names relative to it (documents in object storage are always named by their full URL)."""
     return len(result.roots) == 1 and not is_url(result.roots[0]) and 0 not in _file_roots(result)
 
 
-def display_paths(result: ScanResult) -> list[str]:
+def display_paths(result: SignedCorpus) -> list[str]:
     """Each document's name as people read it (valid UTF-8; see ``pathnames.display``)."""
     return display_all(exact_paths(result))
 
 
-def exact_paths(result: ScanResult) -> list[str]:
+def exact_paths(result: SignedCorpus) -> list[str]:
     """Each document's exact name for output: relative to the folder when one folder was scanned, '/'-separated."""
     if _one_folder(result):
         return list(result.docs.rel)
@@ -61,7 +61,7 @@ def folder_labels(roots) -> list[str]:
             depth[i] += 1
 
 
-def short_paths(result: ScanResult) -> list[str]:
+def short_paths(result: SignedCorpus) -> list[str]:
     """Each document's name on screen (valid UTF-8): relative to its folder, after the folder's short name when there
     are several folders ('docs/a.txt', 'ref/a.txt'; absolute paths look alike once cut to fit a column)."""
     if _one_folder(result):
@@ -79,7 +79,7 @@ def _join(root: str, rel: str, is_file: bool) -> str:
     return os.path.normpath(root).replace(os.sep, "/").rstrip("/") + "/" + rel
 
 
-def skipped_name(result: ScanResult, path: str) -> str:
+def skipped_name(result: SignedCorpus, path: str) -> str:
     if _one_folder(result):
         root = os.path.abspath(result.roots[0])
         if os.path.commonpath([root, path]) == root and path != root:

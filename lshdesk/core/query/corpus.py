@@ -1,15 +1,15 @@
-"""The corpus a query or a containment scan works on: the scan's reading, signing and cache, then their own stage.
+"""The corpus a query or a containment scan works on: the scan's listing, reading, signing and cache, then their
+own stage.
 
-``signed_corpus`` drives the scan pipeline with its cheapest pair stage (one band of all k rows: only documents
-with identical signatures become candidates), so a query reuses the scan's listing, reading threads, extractors
-and signature cache exactly, and pays next to nothing for pairs it does not want.
+Both start with the scan's ``sign_stage``, so a query reuses the scan's listing, reading threads, extractors and
+signature cache exactly; a query then ranks in the signed corpus, a containment scan finds its pairs by
+``find_containment`` and groups them by the scan's grouping stage.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-import time
 from collections.abc import Generator, Sequence
 
 import numpy as np
@@ -20,8 +20,8 @@ from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.query.containment import find_containment
 from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import read_and_sign_listed
-from lshdesk.core.scan.pipeline import Progress, ScanResult, scan
-from lshdesk.core.scan.stages import group_stage
+from lshdesk.core.scan.pipeline import Progress, ScanResult, SignedCorpus, assemble, sign_stage
+from lshdesk.core.scan.stages import Found, group_stage, stopwatch
 from lshdesk.core.shingling import ShingleBatch
 
 
@@ -31,10 +31,11 @@ def signed_corpus(
     cancel: threading.Event | None = None,
     reference: Sequence[int] = (),
     cache: SignatureCache | None = None,
-) -> Generator[Progress, None, ScanResult]:
-    """The scan's documents, signatures and shingle sets (its pairs: only identical signatures, to be replaced)."""
-    cheap = dataclasses.replace(params, threshold=1.0, banding=Banding(1, params.signature.k), measure="jaccard")
-    return (yield from scan(roots, cheap, cancel, reference, cache))
+) -> Generator[Progress, None, SignedCorpus]:
+    """The scan's documents, signatures and shingle sets, and no pairs: what a query ranks in."""
+    corpus = yield from sign_stage(roots, params, cancel, reference, cache)
+    yield Progress("done", len(corpus.docs), len(corpus.docs), corpus.seconds)
+    return corpus
 
 
 def containment_scan(
@@ -45,41 +46,25 @@ def containment_scan(
     cache: SignatureCache | None = None,
 ) -> Generator[Progress, None, ScanResult]:
     """A scan whose pairs are containment pairs at ``params.threshold`` (``ContainmentPairs``: left contained in
-    right); groups link documents by them. A manual banding is refused: each pair of size classes has its own."""
+    right); groups link documents by them. A manual banding is refused: each pair of size classes has its own, and
+    the result's ``banding`` is one band of all k rows."""
     params = dataclasses.replace(params, measure="containment")
-    signed = yield from signed_corpus(roots, params, cancel, reference, cache)
-    t1 = time.perf_counter()
-
-    def clock() -> float:
-        return signed.seconds + time.perf_counter() - t1
-
+    corpus = yield from sign_stage(roots, params, cancel, reference, cache)
+    clock = stopwatch(corpus.seconds)
     yield Progress("banding", 0, 1, clock())
+    weights = params.fp_weight, params.fn_weight
     candidates, pairs = find_containment(
-        signed.signatures,
-        signed.shingles,
-        params.threshold,
-        signed.docs.root,
-        reference,
-        params.fp_weight,
-        params.fn_weight,
+        corpus.signatures, corpus.shingles, params.threshold, corpus.docs.root, reference, *weights
     )
-    stages = {k: v for k, v in signed.stage_seconds.items() if k in ("listing", "reading")}
-    stages["banding+verifying"] = time.perf_counter() - t1
+    stages = {k: v for k, v in corpus.stage_seconds.items() if k in ("listing", "reading")}
+    stages["banding+verifying"] = clock() - corpus.seconds
     check_cancel(cancel)
     # the scan's grouping: steps that answer cancel, each group's minimum with early exits on ranked ids
-    comps, group_min = yield from group_stage(len(signed.docs), pairs, signed.shingles, cancel, clock)
-    stages["grouping"] = clock() - signed.seconds - stages["banding+verifying"]
-    yield Progress("done", len(signed.docs), len(signed.docs), clock())
-    return dataclasses.replace(
-        signed,
-        params=params,
-        candidates=candidates,
-        pairs=pairs,
-        groups=comps,
-        group_min=group_min,
-        seconds=clock(),
-        stage_seconds=stages,
-    )
+    comps, group_min = yield from group_stage(len(corpus.docs), pairs, corpus.shingles, cancel, clock)
+    stages["grouping"] = clock() - corpus.seconds - stages["banding+verifying"]
+    yield Progress("done", len(corpus.docs), len(corpus.docs), clock())
+    found = Found(candidates=candidates, pairs=pairs, groups=comps, group_min=group_min)
+    return assemble(corpus, Banding(1, params.signature.k), found, seconds=clock(), stage_seconds=stages)
 
 
 def sign_files(paths: Sequence[str], params: ScanParams) -> tuple[ShingleBatch, np.ndarray]:

@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from lshdesk.core.persistence.export import display_paths, to_json
 from lshdesk.core.query.containment import ContainmentPairs, containment_schemes
 from lshdesk.core.query.rank import Matches
-from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.pipeline import ScanResult, SignedCorpus
 
 
-def _params(result: ScanResult) -> dict:
+def _params(result: SignedCorpus) -> dict:
     sp = result.params.signature
     return {"num_perm": sp.k, "seed": sp.seed, "family": sp.family, "shingle": str(sp.shingle)}
 
 
 def query_rows(
-    result: ScanResult, queries: Sequence[str], matches: Sequence[Matches]
+    result: SignedCorpus, queries: Sequence[str], matches: Sequence[Matches]
 ) -> list[tuple[str, str, float, float, float]]:
     """(query, path, estimate, jaccard, containment) for every match, queries in order, matches best first."""
     names = display_paths(result)
@@ -31,7 +31,7 @@ def query_rows(
     ]
 
 
-def query_csv(result: ScanResult, queries: Sequence[str], matches: Sequence[Matches]) -> str:
+def query_csv(result: SignedCorpus, queries: Sequence[str], matches: Sequence[Matches]) -> str:
     """Header ``query,path,estimate,jaccard,containment``, 6 decimals."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -42,7 +42,7 @@ def query_csv(result: ScanResult, queries: Sequence[str], matches: Sequence[Matc
 
 
 def query_json(
-    result: ScanResult,
+    result: SignedCorpus,
     queries: Sequence[str],
     matches: Sequence[Matches],
     measure: str,

@@ -15,6 +15,7 @@ from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding, ShingleSpec
 from lshdesk.core.scan.verify import join_seconds, uses_join
+from lshdesk.core.shingle_kinds import kind_of
 from lshdesk.core.shingling import ShingleBatch
 
 SAMPLE_DOCS = 1500  # documents whose signatures are banded for the estimate (exact below this many)
@@ -60,11 +61,7 @@ class TooManyCandidates(LshdeskError):
 
 def _fewer(shingle: ShingleSpec) -> str:
     """How to get fewer candidates with these shingles."""
-    if shingle.kind == "char":
-        return "raise the threshold or use word shingles"
-    if shingle.n < 3:
-        return "raise the threshold or use longer word shingles (word:3)"
-    return "raise the threshold"
+    return kind_of(shingle.kind).advice(shingle.n)
 
 
 def available_memory() -> int | None:

@@ -26,15 +26,8 @@ from lshdesk.core.corpus.sources import Storage, prefetch
 from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
-from lshdesk.core.shingling import (
-    ShingleBatch,
-    ascii_char_batch,
-    char_batch,
-    pack,
-    shingle_strings,
-    token_bytes,
-    word_batch,
-)
+from lshdesk.core.shingle_kinds import kind_of, shingle_strings
+from lshdesk.core.shingling import ShingleBatch, pack, token_bytes
 from lshdesk.core.threads import step_back, wait_for
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
@@ -208,17 +201,12 @@ def read_batch(
 
 def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
     """True if the batch must keep decoded texts (character shingling, or a family that hashes strings)."""
-    return sp.shingle.kind == "char" or family.needs_strings
+    return kind_of(sp.shingle.kind).reads_texts or family.needs_strings
 
 
 def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tuple[ShingleBatch, np.ndarray]:
     """Shingle ids and signatures of a prepared batch (only compiled, GIL-free code for the default settings)."""
-    if sp.shingle.kind == "char" and prep.plain:  # compiled, GIL-free
-        batch = ascii_char_batch(prep.buf, prep.offsets, sp.shingle.n)
-    elif sp.shingle.kind == "char":
-        batch = char_batch(prep.texts or [], sp.shingle.n)
-    else:
-        batch = word_batch(prep.buf, prep.offsets, sp.shingle.n)
+    batch = kind_of(sp.shingle.kind).read_ids(prep.buf, prep.offsets, prep.texts, prep.plain, sp.shingle.n)
     if family.needs_strings:
         sigs = family.sign_strings([shingle_strings(t, sp.shingle) for t in prep.texts or []])
     else:

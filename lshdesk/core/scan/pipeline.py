@@ -1,7 +1,11 @@
 """The scan: list, read, shingle and sign in batches, band, verify, group; a generator that yields progress.
 
-Drive it with ``run(scan(...), on_progress)`` or iterate it yourself; it checks the cancel flag between batches
-and raises ``ScanCancelled`` when it is set, so a cancelled scan leaves nothing half-done behind.
+Two stages: ``sign_stage`` (list, read, sign: a ``SignedCorpus``) and a pair stage (``stages.pair_stages`` for
+Jaccard, ``query.corpus.containment_scan`` for containment); a query ranks in the signed corpus alone. ``assemble``
+is the one place a ``ScanResult`` is built from them, for this engine and the Dask one.
+
+Drive a scan with ``run(scan(...), on_progress)`` or iterate it yourself; it checks the cancel flag between
+batches and raises ``ScanCancelled`` when it is set, so a cancelled scan leaves nothing half-done behind.
 
 Reading (``reader.ReadStage``) starts while the listing goes on: two helper threads read, shingle and sign
 batches in compiled, GIL-free code, and their results are taken in listing order, so the output does not depend
@@ -14,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,12 +34,12 @@ from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
-from lshdesk.core.scan.stages import pair_stages
+from lshdesk.core.scan.stages import Found, pair_stages, stopwatch
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Documents:
     """The documents of a scan, one array (or list) per property, in scan order (folder, then path)."""
 
@@ -49,26 +54,56 @@ class Documents:
         return len(self.paths)
 
 
-@dataclass(frozen=True)
-class ScanResult:
-    """Everything a scan found: documents, signatures, shingle sets, candidates, verified pairs, groups."""
+@dataclass(frozen=True, kw_only=True)
+class SignedCorpus:
+    """What listing, reading and signing found: documents, signatures, shingle sets (what a query ranks in)."""
 
     roots: tuple[str, ...]
     params: ScanParams
-    banding: Banding
     docs: Documents
     skipped: list[Skipped]
     signatures: npt.NDArray
     shingles: ShingleBatch
-    candidates: Pairs
-    pairs: Pairs
-    groups: list[npt.NDArray[np.int64]]
-    group_min: npt.NDArray[np.float64]  # the lowest exact similarity inside each group
     reference: tuple[int, ...] = ()
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     cached: int = 0  # documents whose signature came from the signature cache
     warnings: tuple[str, ...] = ()  # what went wrong without stopping the scan (e.g. a damaged cache set aside)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScanResult(SignedCorpus):
+    """Everything a scan found: the signed corpus, the scheme, candidates, verified pairs, groups."""
+
+    banding: Banding
+    candidates: Pairs
+    pairs: Pairs
+    groups: list[npt.NDArray[np.int64]]
+    group_min: npt.NDArray[np.float64]  # the lowest exact similarity inside each group
+
+
+def assemble(
+    corpus: SignedCorpus, banding: Banding, found: Found, *, seconds: float, stage_seconds: dict[str, float]
+) -> ScanResult:
+    """The result of a scan of ``corpus`` with ``banding``: the one place both engines build it."""
+    return ScanResult(
+        roots=corpus.roots,
+        params=corpus.params,
+        docs=corpus.docs,
+        skipped=corpus.skipped,
+        signatures=corpus.signatures,
+        shingles=corpus.shingles,
+        reference=corpus.reference,
+        seconds=seconds,
+        stage_seconds=stage_seconds,
+        cached=corpus.cached,
+        warnings=corpus.warnings,
+        banding=banding,
+        candidates=found.candidates,
+        pairs=found.pairs,
+        groups=found.groups,
+        group_min=found.group_min,
+    )
 
 
 def find_pairs(
@@ -88,24 +123,15 @@ def find_pairs(
     return verify(cands, sigs, shingles, threshold)
 
 
-def scan(
+def sign_stage(
     roots: Sequence[str],
     params: ScanParams,
     cancel: threading.Event | None = None,
     reference: Sequence[int] = (),
     cache: SignatureCache | None = None,
-) -> Generator[Progress, None, ScanResult]:
-    """Scan folders (or files) for near-duplicate documents; ``reference`` lists indices of reference folders.
-
-    With a ``cache``, files found there unchanged are not read again, and the others are remembered. Before
-    verifying, a report of stage "estimating" carries the expected number of candidate pairs (``done``) and, when
-    that is large, a ``warning``: the driver goes on, or sets ``cancel`` to stop. Every fold being a reference
-    folder is refused (there would be nothing to compare them with).
-    """
-    if reference and set(range(len(roots))) <= set(reference):
-        raise ParamError(
-            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
-        )
+) -> Generator[Progress, None, SignedCorpus]:
+    """List, read, shingle and sign: the stages every scan and query starts with (see ``scan``)."""
+    _check_reference(len(roots), reference)
     t0 = time.perf_counter()
 
     def clock() -> float:
@@ -113,9 +139,7 @@ def scan(
 
     stage_t: dict[str, float] = {}
     sp = params.signature
-    banding = scan_banding(params)
     family = make_family(sp)
-
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
     reading = ReadStage(files, params, family, cache)  # batches start while the listing goes on
@@ -129,53 +153,84 @@ def scan(
                 skipped.append(entry)
             if (len(files) + len(skipped)) % 1000 == 0:
                 check_cancel(cancel)
-                yield Progress("listing", len(files), 0, time.perf_counter() - t0)
-        stage_t["listing"] = time.perf_counter() - t0
+                yield Progress("listing", len(files), 0, clock())
+        stage_t["listing"] = clock()
         yield from reading.finish(cancel, t0, roots)
         finished = True
     finally:  # cancelled, interrupted or failed: never wait on a batch still at work (it may be stuck)
         reading.close(finished)
-    stage_t["reading"] = time.perf_counter() - t0 - sum(stage_t.values())
-    skipped += reading.skipped
-    kept, store = reading.kept, reading.store
+    stage_t["reading"] = clock() - sum(stage_t.values())
+    check_cancel(cancel)
+    shingles, sigs = reading.store.finish()
+    return SignedCorpus(
+        roots=tuple(roots),
+        params=params,
+        docs=_documents(files, reading.kept, shingles),
+        skipped=skipped + reading.skipped,
+        signatures=sigs,
+        shingles=shingles,
+        reference=tuple(reference),
+        seconds=clock(),
+        stage_seconds=stage_t,
+        cached=reading.cached,
+        warnings=tuple(cache.warnings) if cache is not None else (),
+    )
 
-    check_cancel(cancel)
-    shingles, sigs = store.finish()
+
+def _check_reference(n_roots: int, reference: Sequence[int]) -> None:
+    """Refuse reference folders that are every folder (there would be nothing to compare them with)."""
+    if reference and set(range(n_roots)) <= set(reference):
+        raise ParamError(
+            "every folder is a reference folder: untick one (reference folders are compared only with the others)"
+        )
+
+
+def _documents(files: Listing, kept: list[int], shingles: ShingleBatch) -> Documents:
+    """The listed files read, in listing order."""
     take = np.asarray(kept, dtype=np.int64)
-    docs = Documents(
-        [files.paths[i] for i in kept],
-        [files.rel[i] for i in kept],
-        np.asarray(files.root, dtype=np.int64)[take],
-        np.asarray(files.size, dtype=np.int64)[take],
-        shingles.n_tokens,
-        np.asarray(files.mtime, dtype=np.int64)[take],
+    return Documents(
+        paths=[files.paths[i] for i in kept],
+        rel=[files.rel[i] for i in kept],
+        root=np.asarray(files.root, dtype=np.int64)[take],
+        size=np.asarray(files.size, dtype=np.int64)[take],
+        n_tokens=shingles.n_tokens,
+        mtime=np.asarray(files.mtime, dtype=np.int64)[take],
     )
-    del files
+
+
+def scan(
+    roots: Sequence[str],
+    params: ScanParams,
+    cancel: threading.Event | None = None,
+    reference: Sequence[int] = (),
+    cache: SignatureCache | None = None,
+) -> Generator[Progress, None, ScanResult]:
+    """Scan folders (or files) for near-duplicate documents; ``reference`` lists indices of reference folders.
+
+    ``sign_stage``, then the Jaccard pair stages (``stages.pair_stages``). With a ``cache``, files found there
+    unchanged are not read again, and the others are remembered. Before verifying, a report of stage "estimating"
+    carries the expected number of candidate pairs (``done``) and, when that is large, a ``warning``: the driver
+    goes on, or sets ``cancel`` to stop. Every folder being a reference folder is refused (there would be nothing
+    to compare them with).
+    """
+    banding = scan_banding(params)
+    corpus = yield from sign_stage(roots, params, cancel, reference, cache)
+    clock = stopwatch(corpus.seconds)
+    stage_t = dict(corpus.stage_seconds)
+    docs = corpus.docs
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
-    candidates, pairs, comps, group_min = yield from pair_stages(
-        sigs, shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
+    sp = params.signature
+    found = yield from pair_stages(
+        corpus.signatures, corpus.shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
     )
     check_cancel(cancel)
-    elapsed = time.perf_counter() - t0
+    elapsed = clock()
     yield Progress("done", len(docs), len(docs), elapsed)
-    return ScanResult(
-        tuple(roots),
-        params,
-        banding,
-        docs,
-        skipped,
-        sigs,
-        shingles,
-        candidates,
-        pairs,
-        comps,
-        group_min,
-        tuple(reference),
-        elapsed,
-        stage_t,
-        reading.cached,
-        tuple(cache.warnings) if cache is not None else (),
-    )
+    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t)
+
+
+R = TypeVar("R", bound=SignedCorpus)
+T = TypeVar("T")
 
 
 def cached_scan(
@@ -184,8 +239,8 @@ def cached_scan(
     cancel: threading.Event | None = None,
     reference: Sequence[int] = (),
     cache_path: str | None = None,
-    scan_fn: Callable[..., Generator[Progress, None, ScanResult]] = scan,
-) -> Generator[Progress, None, ScanResult]:
+    scan_fn: Callable[..., Generator[Progress, None, R]] = scan,  # type: ignore[assignment]  # mypy#3737
+) -> Generator[Progress, None, R]:
     """``scan`` (or ``scan_fn``, called as ``scan`` is) with the signature cache (at ``cache_path``, else the user's
     cache folder), opened where the scan runs (it may wait for a lock) and closed when it ends, however it ends;
     trouble with it becomes a warning."""
@@ -196,10 +251,8 @@ def cached_scan(
         cache.close()
 
 
-def run(
-    gen: Generator[Progress, None, ScanResult], on_progress: Callable[[Progress], None] | None = None
-) -> ScanResult:
-    """Drive a scan generator to its end, passing each progress report on; return its result."""
+def run(gen: Generator[Progress, None, T], on_progress: Callable[[Progress], None] | None = None) -> T:
+    """Drive a scan generator (or any generator of progress) to its end, passing each report on; return its result."""
     while True:
         try:
             p = next(gen)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,16 @@ from lshdesk.core.shingling import ShingleBatch
 STEP_SECONDS = 0.04  # banding takes as many bands at a time as run about this long
 RANK_FROM = 20  # pair work (merge steps) per shingle id from which grouping first renames ids common-first
 Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Found:
+    """What a pair stage found: candidate pairs, verified pairs, and the groups they link."""
+
+    candidates: Pairs
+    pairs: Pairs
+    groups: list[npt.NDArray[np.int64]]
+    group_min: npt.NDArray[np.float64]  # the lowest exact similarity inside each group
 
 
 def band_stage(
@@ -136,14 +147,14 @@ def pair_stages(
     cancel: threading.Event | None,
     clock: Clock,
     stage_t: dict[str, float],
-) -> Generator[Progress, None, tuple[Pairs, Pairs, list, npt.NDArray[np.float64]]]:
-    """Estimating, banding, verifying and grouping in turn (each stage's seconds into ``stage_t``): (candidates,
-    verified pairs, groups, each group's lowest similarity). Under two documents there is no pair to look for
+) -> Generator[Progress, None, Found]:
+    """Estimating, banding, verifying and grouping in turn (each stage's seconds into ``stage_t``), the Jaccard
+    scan's pair stage. Under two documents there is no pair to look for
     and no kernel is loaded (an empty folder's scan costs only the start-up)."""
     if len(sigs) < 2:
         none = np.zeros(0, np.int64)
         empty = Pairs(none, none, np.zeros(0), np.zeros(0), none)
-        return empty, empty, [], np.zeros(0)
+        return Found(candidates=empty, pairs=empty, groups=[], group_min=np.zeros(0))
     est = estimate_candidates(sigs, shingles, banding, is_ref, threshold=threshold)
     est.check_memory(shingle, available_memory())
     yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
@@ -157,10 +168,10 @@ def pair_stages(
     stage_t["verifying"] = clock() - sum(stage_t.values())
     comps, group_min = yield from group_stage(len(sigs), pairs, shingles, cancel, clock, ranks)
     stage_t["grouping"] = clock() - sum(stage_t.values())
-    return candidates, pairs, comps, group_min
+    return Found(candidates=candidates, pairs=pairs, groups=comps, group_min=group_min)
 
 
-def stopwatch() -> Clock:
-    """Seconds since this call, as a function."""
+def stopwatch(since: float = 0.0) -> Clock:
+    """Seconds since this call (plus ``since``: a scan going on from a stage that took that long), as a function."""
     t0 = time.perf_counter()
-    return lambda: time.perf_counter() - t0
+    return lambda: since + time.perf_counter() - t0

@@ -24,7 +24,8 @@ from lshdesk.core.hashing import fnv1a_utf16
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import ARTICLE_PRIME, sign_texts, xorshift32_params
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.shingling import char_text, hash_shingles, shingle_strings, tokenize
+from lshdesk.core.shingle_kinds import kind_of, shingle_strings
+from lshdesk.core.shingling import hash_shingles
 
 # --- the article's token-toggle demo -------------------------------------------------------------------------------
 UNIVERSE: tuple[str, ...] = (
@@ -195,18 +196,7 @@ def banding_outcome(
 # --- one signature, step by step -----------------------------------------------------------------------------------
 def ordered_shingles(text: str, spec: ShingleSpec) -> list[str]:
     """The document's shingles in order of first appearance (the same set as ``shingle_strings``)."""
-    if spec.kind == "char":
-        s = char_text(text)
-        units = [s[i : i + spec.n] for i in range(len(s) - spec.n + 1)] if len(s) > spec.n else ([s] if s else [])
-    else:
-        toks = tokenize(text)
-        n = spec.n
-        units = (
-            [" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)]
-            if len(toks) > n
-            else ([" ".join(toks)] if toks else [])
-        )
-    return list(dict.fromkeys(units))
+    return list(dict.fromkeys(kind_of(spec.kind).strings(text, spec.n)))
 
 
 @dataclass(frozen=True)

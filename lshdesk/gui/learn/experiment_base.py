@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.persistence.atomic import write_atomic
+from lshdesk.core.shingle_kinds import menu
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
 from lshdesk.gui.learn.flow import FlowLayout, together
@@ -29,7 +30,7 @@ from lshdesk.gui.plots.export import choose_path
 from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import WorkerSlot
 
-SHINGLINGS = ("word", "word:2", "word:3", "char:5")
+SHINGLINGS = tuple(menu(lessons=True))
 
 
 class ExperimentPage(LessonPage):

@@ -6,9 +6,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
 from lshdesk.core.params import ShingleSpec
+from lshdesk.core.shingle_kinds import menu
 from lshdesk.gui.learn.common import buddy, rich_label
 
-CHOICES = ("word", "word:2", "word:3", "char:3", "char:5", "char:9")
+CHOICES = tuple(menu(lessons=True))
 EXPLAIN = (
     "<b>Shingles</b>: <i>word</i> takes each distinct word, <i>word:N</i> every run of N consecutive words, "
     "<i>char:N</i> every run of N characters. Small shingles are shared by chance: stop words such as "

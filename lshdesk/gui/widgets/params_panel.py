@@ -21,11 +21,12 @@ from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.scurve import threshold as curve_threshold
+from lshdesk.core.shingle_kinds import menu
 from lshdesk.gui.theme import ERROR, keep_color
 from lshdesk.gui.widgets.file_options import FileOptions
 
 MEASURE_CHOICES = (("Jaccard", "jaccard"), ("Containment", "containment"))
-SHINGLINGS = ["word", "word:2", "word:3", "word:5", "char:3", "char:5", "char:7"]
+SHINGLINGS = menu()
 
 
 class ParamsPanel(QWidget):

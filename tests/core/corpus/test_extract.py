@@ -17,7 +17,8 @@ from lshdesk.core.corpus import extract
 from lshdesk.core.corpus.extract import extract_text, sniff
 from lshdesk.core.errors import NotText, ParamError
 from lshdesk.core.params import ShingleSpec
-from lshdesk.core.shingling import shingle_strings, tokenize
+from lshdesk.core.shingle_kinds import shingle_strings
+from lshdesk.core.shingling import tokenize
 
 W3 = ShingleSpec("word", 3)
 DOC = make_doc()

@@ -157,6 +157,7 @@ def test_without_the_kernel_files_are_read_in_python(tmp_path, monkeypatch):
 @pytest.mark.parametrize("accents", [False, True])  # one batch of plain ASCII files only, or a mixed one
 @pytest.mark.parametrize("shingle", ["char:5", "word:3"])
 def test_a_scan_gives_the_same_result_with_and_without_the_compiled_reader(tmp_path, monkeypatch, shingle, accents):
+    from lshdesk.core import shingling
     from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
     from lshdesk.core.persistence.export import to_json
     from lshdesk.core.scan.pipeline import run, scan
@@ -168,9 +169,9 @@ def test_a_scan_gives_the_same_result_with_and_without_the_compiled_reader(tmp_p
         (tmp_path / f"d{i:02d}.txt").write_text(text + (" caf\u00e9" if accents and i % 3 == 0 else ""))
     params = ScanParams(SignatureParams(ShingleSpec.parse(shingle)), threshold=0.3)
     compiled: list[int] = []
-    real = frontend.ascii_char_batch
+    real = shingling.ascii_char_batch  # the char kind's row calls it by name from shingling
     monkeypatch.setattr(
-        frontend, "ascii_char_batch", lambda buf, o, n: (compiled.append(len(o) - 1), real(buf, o, n))[1]
+        shingling, "ascii_char_batch", lambda buf, o, n: (compiled.append(len(o) - 1), real(buf, o, n))[1]
     )
     fast = run(scan([str(tmp_path)], params))
     assert (40 in compiled) == (shingle == "char:5" and not accents)  # the batch of plain files: compiled

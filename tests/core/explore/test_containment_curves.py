@@ -14,7 +14,7 @@ from lshdesk.core.params import ScanParams, ShingleSpec
 from lshdesk.core.query.containment import containment_schemes
 from lshdesk.core.query.corpus import containment_scan
 from lshdesk.core.scan.pipeline import run
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 T = 0.7
 

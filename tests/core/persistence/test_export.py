@@ -15,7 +15,7 @@ from core_helpers import jaccard, make_words, mutate, write_tree
 from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.persistence.export import display_paths, pair_rows, to_csv, to_json
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 SPEC = ShingleSpec("word", 3)
 

@@ -15,7 +15,7 @@ from lshdesk.core.query.containment import ContainmentPairs, containment_schemes
 from lshdesk.core.query.corpus import containment_scan
 from lshdesk.core.query.rank import containment_from_jaccard
 from lshdesk.core.scan.pipeline import run
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 SPEC = ShingleSpec("word", 3)
 

@@ -14,7 +14,7 @@ from lshdesk.core.params import ScanParams, ShingleSpec
 from lshdesk.core.query.corpus import sign_files, signed_corpus
 from lshdesk.core.query.rank import pool_size, rank
 from lshdesk.core.scan.pipeline import run
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 SPEC = ShingleSpec("word", 3)
 

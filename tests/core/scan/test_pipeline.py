@@ -17,7 +17,7 @@ from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.params import ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import Progress, run, scan
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 
 STAGES = ["listing", "reading", "estimating", "banding", "verifying", "grouping", "done"]
 

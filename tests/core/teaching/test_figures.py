@@ -10,7 +10,7 @@ import pytest
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scurve import presets, probability
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 from lshdesk.core.teaching import experiments as ex
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t

@@ -14,7 +14,7 @@ import pytest
 
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 from lshdesk.core.teaching import lessons as t
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

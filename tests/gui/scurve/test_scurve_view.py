@@ -16,7 +16,7 @@ from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 from lshdesk.gui.scurve.view import ScurveView
 
 K = 64

@@ -14,7 +14,7 @@ from PySide6.QtGui import QGuiApplication
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.core.shingling import shingle_strings
+from lshdesk.core.shingle_kinds import shingle_strings
 from lshdesk.gui import file_actions
 from lshdesk.gui.signatures import grid as sg
 from lshdesk.gui.signatures import paint as sp
