@@ -37,6 +37,7 @@ def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import is_url, same_root
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
+    from lshdesk.core.scurve import scan_banding
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -105,6 +106,8 @@ def _scan(args: argparse.Namespace) -> int:
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
             f"(bands x rows {result.banding}, {result.seconds:.2f} s)"
         )
+        if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
+            say(f"lshdesk: {result.scheme_note}")
         if not len(result.pairs):
             say(f"lshdesk: {explain_empty(result)}")
     return 0

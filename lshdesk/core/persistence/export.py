@@ -185,6 +185,7 @@ def to_json(result: ScanResult) -> str:
             "shingle": str(sp.shingle),
             "bands": result.banding.bands,
             "rows": result.banding.rows,
+            "scheme": result.scheme_note,  # why this scheme (the automatic one), "" when it was set by hand
         },
         "documents": [{**name_fields(n), "shingles": int(c)} for n, c in zip(exact, result.shingles.counts().tolist())],
         "skipped": [

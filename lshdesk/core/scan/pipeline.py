@@ -34,6 +34,7 @@ from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
+from lshdesk.core.scan.scheme import choose_scheme
 from lshdesk.core.scan.stages import Found, pair_stages, stopwatch
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
@@ -80,10 +81,17 @@ class ScanResult(SignedCorpus):
     pairs: Pairs
     groups: list[npt.NDArray[np.int64]]
     group_min: npt.NDArray[np.float64]  # the lowest exact similarity inside each group
+    scheme_note: str = ""  # why the automatic scheme is ``banding`` (scan.scheme), "" for a manual one
 
 
 def assemble(
-    corpus: SignedCorpus, banding: Banding, found: Found, *, seconds: float, stage_seconds: dict[str, float]
+    corpus: SignedCorpus,
+    banding: Banding,
+    found: Found,
+    *,
+    seconds: float,
+    stage_seconds: dict[str, float],
+    scheme_note: str = "",
 ) -> ScanResult:
     """The result of a scan of ``corpus`` with ``banding``: the one place both engines build it."""
     return ScanResult(
@@ -103,6 +111,7 @@ def assemble(
         pairs=found.pairs,
         groups=found.groups,
         group_min=found.group_min,
+        scheme_note=scheme_note,
     )
 
 
@@ -220,13 +229,17 @@ def scan(
     docs = corpus.docs
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
     sp = params.signature
+    note = ""
+    if params.banding is None and len(docs) >= 2:  # automatic: spend a bounded time on recall (scan.scheme)
+        choice = choose_scheme(corpus.signatures, corpus.shingles, params.threshold, banding, is_ref, seed=sp.seed)
+        banding, note = choice.banding, choice.reason()
     found = yield from pair_stages(
         corpus.signatures, corpus.shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
     )
     check_cancel(cancel)
     elapsed = clock()
     yield Progress("done", len(docs), len(docs), elapsed)
-    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t)
+    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t, scheme_note=note)
 
 
 R = TypeVar("R", bound=SignedCorpus)
