@@ -15,11 +15,11 @@ import os, sys
 import numpy as np
 from lshdesk.core.kernels import cache
 print(os.environ["NUMBA_CACHE_DIR"])
-print(cache.is_cold(("pairs",)))
+print(cache.is_cold(("banding",)))
 print("numba" in sys.modules)  # asking imported no numba
-from lshdesk.core.kernels import pairs
-pairs.components(2, np.zeros(1, np.int64), np.ones(1, np.int64))
-print(cache.is_cold(("pairs",)))
+from lshdesk.core.kernels import banding
+banding.band_keys(np.zeros((2, 4), dtype=np.uint32), 2, 2)
+print(cache.is_cold(("banding",)))
 """
 
 
@@ -33,7 +33,7 @@ def _probe(env: dict[str, str]) -> list[str]:
 def test_kernels_cache_in_the_users_cache_folder_and_warm_up_once(tmp_path):
     cold = _probe({"NUMBA_CACHE_DIR": "", "XDG_CACHE_HOME": str(tmp_path)})
     assert cold == [str(tmp_path / "lshdesk" / "kernels"), "True", "False", "False"]
-    assert list((tmp_path / "lshdesk" / "kernels").rglob("pairs.*.nbi"))  # numba's index of the compiled kernel
+    assert list((tmp_path / "lshdesk" / "kernels").rglob("banding.*.nbi"))  # numba's index of the compiled kernel
     warm = _probe({"NUMBA_CACHE_DIR": "", "XDG_CACHE_HOME": str(tmp_path)})
     assert warm[1:3] == ["False", "False"]  # the next run finds it, by name, without importing numba
 
