@@ -64,9 +64,7 @@ def unique_codes(codes: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], n
 def _block(sigs: npt.NDArray, r: int, lo: int, hi: int, report: bool, codes: np.ndarray, n_codes: int) -> tuple:
     """Bands lo .. hi-1: their keys (from a compact copy of their columns), then their buckets, appended to codes."""
     keys = banding_kernels.band_keys(np.ascontiguousarray(sigs[:, lo * r : hi * r]), hi - lo, r)
-    # report as 0 / 1: a Python bool takes numba's slow argument typing, which runs Python code, where a Ctrl+C
-    # raised mid-call left the compiled call returning with an exception set (SystemError instead of the interrupt)
-    return banding_kernels.band_buckets(keys, lo, int(report), codes, n_codes)
+    return banding_kernels.band_buckets(keys, lo, report, codes, n_codes)
 
 
 def _no_codes(n: int) -> npt.NDArray[np.int64]:

@@ -1,5 +1,6 @@
 """The one banding kernel: its keys are the numpy reference's, its pairs and bucket report are the brute force's,
-and the scan (no report) and the explorer (report, blocks, two threads) find the same pairs."""
+and the scan (no report) and the explorer (report, blocks, two threads) find the same pairs; the merge of counted
+runs is numpy's."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from lshdesk.core import lsh
-from lshdesk.core.kernels.banding import band_buckets, band_keys
+from lshdesk.core.kernels.banding import band_buckets, band_keys, merge_counted
 from lshdesk.core.params import Banding
 
 SCHEMES = ((8, 4), (32, 1), (3, 5), (1, 1), (16, 2))
@@ -65,6 +66,19 @@ def test_buckets_are_the_brute_force_over_the_reference_keys(dtype, b, r):
     assert all(len(x) == 0 for x in plain[1:])
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 61])
+def test_keys_of_any_number_of_documents_read_only(n):
+    """Documents are keyed eight at a time: the last n % 8 apart; read-only signatures (np.frombuffer) are taken."""
+    sigs = signatures(6, n, 12, 1 << 30, np.uint64)
+    frozen = np.frombuffer(sigs.tobytes(), dtype=np.uint64).reshape(n, 12)
+    assert np.array_equal(band_keys(frozen, 4, 3).T, lsh.band_keys_numpy(sigs, Banding(4, 3)))
+
+
+def test_more_slots_than_the_signatures_hold_are_refused():
+    with pytest.raises(ValueError, match="5 bands x 2 rows"):
+        band_keys(np.zeros((3, 8), np.uint32), 5, 2)
+
+
 def test_the_keys_of_a_column_slice_are_those_bands_numbered_from_band_lo():
     sigs = signatures(3, 70, 40, 4, np.uint32)
     keys = lsh.band_keys_numpy(sigs, Banding(10, 4))
@@ -100,3 +114,14 @@ def test_scan_and_explorer_find_the_same_pairs(monkeypatch):
             uniq, counts = lsh.unique_codes(lsh.band_codes(sigs, Banding(b, r))[0])
             assert np.array_equal(uniq, scan.left * len(sigs) + scan.right)
             assert np.array_equal(counts, scan.bands)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_merge_counted_is_the_union_with_counts_added(seed):
+    rng = np.random.default_rng(seed)
+    a, b = (np.unique(rng.integers(0, 300, int(rng.integers(0, 200)))) for _ in range(2))
+    ca, cb = rng.integers(1, 9, len(a)), rng.integers(1, 9, len(b))
+    keys, counts = merge_counted(a, ca, b, cb)
+    want, at = np.unique(np.concatenate([a, b]), return_inverse=True)
+    assert keys.tolist() == want.tolist()
+    assert counts.tolist() == np.bincount(at, weights=np.concatenate([ca, cb])).astype(np.int64).tolist()

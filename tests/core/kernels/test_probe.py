@@ -1,5 +1,5 @@
 """The probing intersection kernel against the merge kernel and Python sets: random sets (fixed seeds), empty,
-identical and disjoint sets, id 0, crowded tables, and pairs in any order."""
+identical and disjoint sets, id 0, crowded tables, pairs in any order, read-only arrays."""
 
 from __future__ import annotations
 
@@ -95,3 +95,11 @@ def test_many_pairs_split_over_two_threads_equal_the_merge():
     assert len(left) > 20000
     got = intersection_sizes(ShingleBatch(ids, offsets, np.diff(offsets)), left, right)
     assert got.tolist() == merge_sizes(ids, offsets, left, right).tolist()
+
+
+def test_read_only_ids_and_offsets():
+    """A loaded session's arrays can be read-only (np.frombuffer): the kernel takes them."""
+    ids, offsets = _batch([[1, 2, 3, 9], [2, 3, 4]])
+    frozen = np.frombuffer(ids.tobytes(), dtype=np.uint32), np.frombuffer(offsets.tobytes(), dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    assert probe_intersection_sizes(*frozen, one, one + 1).tolist() == [2]
