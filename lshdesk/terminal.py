@@ -97,7 +97,7 @@ OUT_OF_MEMORY = "out of memory: scan fewer or smaller files (--max-size), or fre
 
 def out_of_memory(exc: BaseException | None) -> bool:
     """True if ``exc`` (or what led to it) is memory running out: a MemoryError, no memory for a new thread's stack,
-    or a library that could not be mapped (``ulimit -v``: llvmlite says only "Could not find/load shared object")."""
+    or a library that could not be mapped (``ulimit -v``: a loader says only "Could not find/load shared object")."""
     seen = 0
     while exc is not None and seen < 8:
         text = str(exc)
@@ -176,7 +176,7 @@ def off_main(work: Callable[[], T], cancel: threading.Event) -> T:
 
     Python runs the Ctrl+C handler on the main thread at its next bytecode, wherever the work is: between a compiled
     call and the use of its results, or in a library's cleanup, where a KeyboardInterrupt leaves things half done
-    (numba's boxing of a tuple lost it, and the call ended in ``SystemError``). Here the interrupt lands in the wait
+    (a compiled call's wrapper boxing its results lost it, and the call ended in ``SystemError``). Here the interrupt lands in the wait
     instead: ``cancel`` is set, the work gets ``GRACE_SECONDS`` to stop at its next
     check, and the KeyboardInterrupt goes on (``end_now`` then ends a process whose work still runs; a second
     Ctrl+C ends the grace at once).

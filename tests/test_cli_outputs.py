@@ -100,7 +100,7 @@ def test_memory_running_out_is_one_line_and_exit_1(capsys, monkeypatch, exc):
 
 def test_under_a_small_address_space_the_scan_says_memory_ran_out_in_one_line(docs):
     def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))  # far below what numpy + numba map
+        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))  # far below what numpy and the compiled core map
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.run(

@@ -223,7 +223,7 @@ def _assert_same(local, remote, signatures: bool = True):
     for f in ("root", "size", "n_tokens"):
         assert np.array_equal(getattr(remote.docs, f), getattr(local.docs, f)), f
     assert remote.skipped == local.skipped
-    assert remote.banding == local.banding
+    assert remote.banding == local.banding and remote.scheme_note == local.scheme_note  # the same automatic choice
     assert np.array_equal(remote.shingles.counts(), local.shingles.counts())
     if signatures:
         assert remote.signatures.dtype == local.signatures.dtype
@@ -434,3 +434,24 @@ def test_a_cluster_whose_workers_cannot_see_the_files_is_refused():
     with pytest.raises(ClusterError, match="1 of 2 workers .* cannot see .*same paths"):
         _check_visible(Workers(), str(SAMPLE))
     _check_visible(type("All", (), {"run": lambda self, fn, p: {"w": fn(p)}})(), str(SAMPLE))  # all see it: no error
+
+
+def test_the_automatic_scheme_spent_on_recall_is_the_same_on_the_cluster(client, tmp_path):
+    # 80 pairs at word:3 Jaccard 141/255 = 0.553, just above t = 0.5, and 80 unrelated documents: the S-curve optimum
+    # is still rising there, so the scan trades a bounded verification time for recall (scan.scheme)
+    rng = random.Random(7)
+
+    def words(n: int) -> list[str]:
+        return ["".join(rng.choice("abcdefghij") for _ in range(8)) for _ in range(n)]
+
+    for i in range(80):
+        a = words(200)
+        (tmp_path / f"p{i:02d}a.txt").write_text(" ".join(a))
+        (tmp_path / f"p{i:02d}b.txt").write_text(" ".join(a[:143] + words(57)))
+        (tmp_path / f"u{i:02d}.txt").write_text(" ".join(words(200)))
+    params = ScanParams(SignatureParams(k=128, seed=1), threshold=0.5)
+    local, remote, _ = _both(client, [str(tmp_path)], params, partition_files=40)
+    from lshdesk.core.scurve import scan_banding
+
+    assert local.banding != scan_banding(params) and "instead of the S-curve optimum" in local.scheme_note
+    _assert_same(local, remote)

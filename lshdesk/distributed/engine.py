@@ -27,6 +27,7 @@ from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan import frontend
 from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult, SignedCorpus, assemble
+from lshdesk.core.scan.scheme import choose_on_sample, sample_docs
 from lshdesk.core.scan.stages import Found
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
@@ -78,7 +79,6 @@ def _scan(
     partition_files: int | None,
 ) -> Generator[Progress, None, ScanResult]:
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
-    banding = scan_banding(params)
     files, skipped = yield from _list(g, roots, params)
     stage_t["listing"] = g.elapsed() - sum(stage_t.values())
     parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
@@ -86,6 +86,7 @@ def _scan(
     stage_t["reading"] = g.elapsed() - sum(stage_t.values())
     docs, bounds, read_skips = _documents(files, parts, summaries)
     n = len(docs)
+    banding, note = _scheme(g, signed, bounds, docs, params, reference)
     yield Progress("banding", 0, n, g.elapsed(), "documents")
     if n >= 2:
         cands = _band(g, signed, bounds, banding, n, _reference_runs(docs.root, reference))
@@ -113,7 +114,31 @@ def _scan(
         reference=reference,
     )
     found = Found(candidates=scored, pairs=pairs, groups=comps, group_min=group_min)
-    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t)
+    return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t, scheme_note=note)
+
+
+def _scheme(
+    g: Graph, signed: list[Future], bounds: np.ndarray, docs: Documents, params: ScanParams, reference: tuple[int, ...]
+) -> tuple[Banding, str]:
+    """The scheme and why, as the local engine chooses it (``scan.scheme``): only the sampled documents come back."""
+    banding, n = scan_banding(params), len(docs)
+    if params.banding is not None or n < 2:
+        return banding, ""
+    sample = sample_docs(n, params.signature.seed)
+    part = tasks.part_of(sample, bounds)
+    slices = [g.submit("take", tasks.take_docs, signed[p], int(bounds[p]), sample[part == p]) for p in np.unique(part)]
+    got: list[tasks.DocSlice] = g.client.gather(slices)
+    is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
+    choice = choose_on_sample(
+        np.concatenate([s.sigs for s in got]),
+        tasks.concat_batches([s.shingles for s in got]),
+        params.threshold,
+        banding,
+        n,
+        None if is_ref is None else is_ref[sample],
+        0 if is_ref is None else int(is_ref.sum()),
+    )
+    return choice.banding, choice.reason()
 
 
 def _list(

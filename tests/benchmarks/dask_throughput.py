@@ -43,11 +43,10 @@ def machine() -> str:
         pass
     import dask
     import distributed
-    import numba
 
     return (
         f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} logical cores{mem}; Python "
-        f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, dask {dask.__version__}, "
+        f"{platform.python_version()}, numpy {np.__version__}, dask {dask.__version__}, "
         f"distributed {distributed.__version__}"
     )
 

@@ -73,13 +73,12 @@ def machine() -> str:
             cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
     except OSError:
         pass
-    import numba
     import numpy
     import PySide6
 
     return (
         f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, "
-        f"PySide6 {PySide6.__version__}, numpy {numpy.__version__}, numba {numba.__version__}"
+        f"PySide6 {PySide6.__version__}, numpy {numpy.__version__}"
     )
 
 

@@ -45,12 +45,11 @@ def machine() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    import numba
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
     return (
         f"{cpu}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}, Python "
-        f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, load average {load[0]:.2f}"
+        f"{platform.python_version()}, numpy {np.__version__}, load average {load[0]:.2f}"
     )
 
 

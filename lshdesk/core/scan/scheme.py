@@ -13,7 +13,6 @@ precision is untouched: the only price is time, and it is bounded.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +28,10 @@ from lshdesk.core.shingling import ShingleBatch
 SAMPLE_DOCS = 600  # documents sampled (every document below this many): 1,500 took 0.63 s on the unicode corpus
 BUDGET_SECONDS = 0.5  # verification a more recall-friendly scheme may cost the scan (two threads)
 THREADS = 2  # verification runs on two threads (scan.verify)
+# one exact comparison costs about this per id of the two sets (the probe kernel, one thread: 1.33 ns on the unicode
+# corpus's 200,906 candidates at 42 x 3, 2.13 ns on the dev corpus's 614; AMD EPYC 2026-12-01). A model, not a
+# timing: the same corpus and seed choose the same scheme on every machine and every run.
+SECONDS_PER_ID = 1.5e-9
 MARGIN = 0.1  # pairs whose signature estimate is this far below the threshold are measured exactly too
 ENOUGH = 0.9999  # an expected recall this high is not worth more candidates
 TIE = 1e-4  # expected recalls this close are equal: the fewer candidates win
@@ -60,6 +63,13 @@ class SchemeChoice:
         )
 
 
+def sample_docs(n: int, seed: int = 0) -> npt.NDArray[np.int64]:
+    """The documents (ascending) a scheme is chosen on: ``SAMPLE_DOCS`` drawn with ``seed``, or all of them."""
+    if n <= SAMPLE_DOCS:
+        return np.arange(n, dtype=np.int64)
+    return np.sort(np.random.default_rng(seed).choice(n, SAMPLE_DOCS, replace=False)).astype(np.int64)
+
+
 def choose_scheme(
     sigs: npt.NDArray,
     shingles: ShingleBatch,
@@ -70,15 +80,39 @@ def choose_scheme(
     budget: float = BUDGET_SECONDS,
 ) -> SchemeChoice:
     """The most recall-friendly scheme with rows <= ``optimum.rows`` whose verification fits ``budget`` seconds."""
-    n, k = sigs.shape
+    sample = sample_docs(len(sigs), seed)
+    return choose_on_sample(
+        np.ascontiguousarray(sigs[sample]),
+        shingles.take(sample),
+        threshold,
+        optimum,
+        len(sigs),
+        None if is_ref is None else is_ref[sample],
+        0 if is_ref is None else int(is_ref.sum()),
+        budget,
+    )
+
+
+def choose_on_sample(
+    sub: npt.NDArray,
+    batch: ShingleBatch,
+    threshold: float,
+    optimum: Banding,
+    n_docs: int,
+    sub_ref: npt.NDArray | None = None,
+    n_ref: int = 0,
+    budget: float = BUDGET_SECONDS,
+) -> SchemeChoice:
+    """``choose_scheme`` given the sample itself (``sample_docs``' signatures and shingle sets, and which of them are
+    reference documents: ``n_ref`` of the corpus's ``n_docs`` are), as an engine that holds no matrix gathers it."""
+    k = sub.shape[1]
     r_pool = _pool_rows(threshold, k)
     if r_pool >= optimum.rows or r_pool < 2:  # nothing to gain, or a pool of nearly every pair (t <= ~0.3)
         return SchemeChoice(optimum, optimum, float("nan"), float("nan"), 0, 0.0)
-    rng = np.random.default_rng(seed)
-    sample = np.sort(rng.choice(n, SAMPLE_DOCS, replace=False)) if n > SAMPLE_DOCS else np.arange(n)
-    sub = np.ascontiguousarray(sigs[sample])
-    scale = _pairs(n, is_ref) / max(_pairs(len(sample), None if is_ref is None else is_ref[sample]), 1)
-    j, per_pair = _true_similarities(sub, shingles, sample, threshold, Banding(k // r_pool, r_pool), is_ref)
+    m_ref = 0 if sub_ref is None else int(sub_ref.sum())
+    scale = _pairs(n_docs, n_ref, sub_ref is not None) / max(_pairs(len(sub), m_ref, sub_ref is not None), 1)
+    j = _true_similarities(sub, batch, threshold, Banding(k // r_pool, r_pool), sub_ref)
+    per_pair = 2 * float(batch.counts().mean()) * SECONDS_PER_ID
 
     def expected(bd: Banding) -> float:
         return float(probability(j, bd.bands, bd.rows).mean()) if len(j) else float("nan")
@@ -93,7 +127,7 @@ def choose_scheme(
         recall = expected(bd)
         if recall <= best_recall + TIE:
             continue
-        seconds = len(_cross(candidate_pairs(sub, bd), sample, is_ref)[0]) * scale * per_pair / THREADS
+        seconds = len(_cross(candidate_pairs(sub, bd), sub_ref)[0]) * scale * per_pair / THREADS
         if seconds > budget:
             break  # fewer rows only bring more candidates
         best, best_recall, best_seconds = bd, recall, seconds
@@ -108,45 +142,33 @@ def _pool_rows(threshold: float, k: int) -> int:
     return max(ok) if ok else 0
 
 
-def _pairs(n: int, is_ref: npt.NDArray | None) -> int:
+def _pairs(n: int, n_ref: int, cross: bool) -> int:
     """Pairs a scan compares among n documents: all of them, or reference x other with reference folders."""
-    if is_ref is None:
-        return n * (n - 1) // 2
-    m = int(is_ref.sum())
-    return m * (n - m)
+    return n_ref * (n - n_ref) if cross else n * (n - 1) // 2
 
 
-def _cross(c, sample: npt.NDArray, is_ref: npt.NDArray | None) -> tuple[npt.NDArray, npt.NDArray]:
-    """Candidates (into the sample) as (left, right), keeping only reference x other pairs when there are any."""
+def _cross(c, sub_ref: npt.NDArray | None) -> tuple[npt.NDArray, npt.NDArray]:
+    """Candidates as (left, right), keeping only reference x other pairs when there are reference documents."""
     left, right = c.left, c.right
-    if is_ref is not None:
-        keep = is_ref[sample[left]] != is_ref[sample[right]]
+    if sub_ref is not None:
+        keep = sub_ref[left] != sub_ref[right]
         left, right = left[keep], right[keep]
     return left, right
 
 
 def _true_similarities(
-    sub: npt.NDArray,
-    shingles: ShingleBatch,
-    sample: npt.NDArray,
-    threshold: float,
-    pool: Banding,
-    is_ref: npt.NDArray | None,
-) -> tuple[npt.NDArray[np.float64], float]:
-    """Exact Jaccard of the sample's pairs >= threshold, and the measured seconds of one exact comparison.
+    sub: npt.NDArray, batch: ShingleBatch, threshold: float, pool: Banding, sub_ref: npt.NDArray | None
+) -> npt.NDArray[np.float64]:
+    """Exact Jaccard of the sample's pairs >= threshold.
 
     The pairs come from the permissive ``pool`` banding (a pair at the threshold is its candidate with probability
     >= 0.9999); those whose signature estimate is within ``MARGIN`` of the threshold are measured exactly.
     """
-    left, right = _cross(candidate_pairs(sub, pool), sample, is_ref)
+    left, right = _cross(candidate_pairs(sub, pool), sub_ref)
     near = estimate_pairs(sub, left, right) >= threshold - MARGIN
-    left, right = sample[left[near]], sample[right[near]]
-    if not len(left):
-        return np.zeros(0), 1e-6
-    t0 = time.perf_counter()
-    inter = probe_intersection_sizes(shingles.ids, shingles.offsets, left, right)
-    per_pair = max((time.perf_counter() - t0) / len(left), 2e-7)
-    counts = shingles.counts()
+    left, right = left[near], right[near]
+    inter = probe_intersection_sizes(batch.ids, batch.offsets, left, right)
+    counts = batch.counts()
     union = counts[left] + counts[right] - inter
     j = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
-    return j[j >= threshold], per_pair
+    return j[j >= threshold]

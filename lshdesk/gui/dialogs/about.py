@@ -28,7 +28,6 @@ USES = {
     "pyside6-essentials": "the windows, widgets and threads (Qt)",
     "pyqtgraph": "the plots",
     "numpy": "signatures and pairs as arrays",
-    "numba": "the compiled hashing and banding kernels",
     "pypdf": "text of PDF files",
     "python-docx": "text of Word files",
     "beautifulsoup4": "text of HTML files",
