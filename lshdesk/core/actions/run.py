@@ -104,6 +104,14 @@ def move_file(src: str, dest: str) -> None:
             raise
 
 
+def outside(path: str, roots: tuple[str, ...]) -> str | None:
+    """Why a file is not touched because its real place (links resolved, now) is not below a scanned folder, or
+    None: a link planted in a scanned folder (``docs -> ~/mydocs``) never hands an action the user's own files."""
+    if inside(path, roots):
+        return None
+    return f"its real place ({os.path.realpath(path)}) is outside the scanned folders: not touched"
+
+
 @dataclass
 class ActionRun:
     """One action over a plan: ``kind`` is 'trash', 'move' or 'copy'; ``folder`` the destination of move and copy."""
@@ -143,7 +151,7 @@ class ActionRun:
         return self
 
     def _act(self, f: Planned) -> str | None:
-        reason = changed(f) or (read_only(f.path) if self.kind != "copy" else None)
+        reason = outside(f.path, self.roots) or changed(f) or (read_only(f.path) if self.kind != "copy" else None)
         if reason is not None:
             return reason
         try:
