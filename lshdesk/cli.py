@@ -65,6 +65,7 @@ def _scan(args: argparse.Namespace) -> int:
                 max(1, int(args.max_size * 2**20)),
                 args.formats,
                 tuple(args.storage_option),
+                args.follow_links,
             ),
         )
     except LshdeskError as e:

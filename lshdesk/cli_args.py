@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching (repeatable)")
     s.add_argument("--all-files", action="store_true", help="read every file, not only known text types")
     s.add_argument(
+        "--follow-links",
+        action="store_true",
+        help="follow links to folders that lie inside the scanned folders (default: listed as skipped)",
+    )
+    s.add_argument(
         "--formats",
         type=_formats,
         metavar="LIST",

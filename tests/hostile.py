@@ -55,8 +55,8 @@ def build(root: Path, size_cap: int = 1_000_000) -> dict[str, str]:
     _write(root, "new\nline.txt", text.encode(), "doc")
     _write(root, "unreadable.txt", text.encode(), "cannot read")
     (root / "loop").mkdir()
-    os.symlink("..", root / "loop" / "up")  # a folder link back to the root: a loop
-    EXPECTED["loop/up"] = "folder already visited"
+    os.symlink("..", root / "loop" / "up")  # a folder link back to the root: not followed
+    EXPECTED["loop/up"] = "link to a folder, not followed"
     os.symlink("does-not-exist.txt", root / "dangling.txt")
     EXPECTED["dangling.txt"] = "broken symbolic link"
     os.symlink("self-link.txt", root / "self-link.txt")

@@ -208,6 +208,31 @@ def test_scan_filters(corpus, capsys):
     assert code == 0 and doc["documents"] == [] and any("size cap" in s["reason"] for s in doc["skipped"])
 
 
+def test_folder_links_are_skipped_unless_followed_and_never_outside(corpus, tmp_path, capsys):
+    root, _ = corpus
+    outside = tmp_path / "mine"
+    outside.mkdir()
+    (outside / "own.txt").write_text("the user's own words, outside the scanned folder " * 5)
+    os.symlink(root / "copies", root / "view")
+    os.symlink(outside, root / "mine")
+    try:
+        code, out, _ = call(capsys, "scan", str(root), "--format", "json", "-q")
+        doc = json.loads(out)
+        skipped = {s["path"]: s["reason"] for s in doc["skipped"]}
+        assert code == 0 and skipped["view"].startswith("link to a folder, not followed")
+        assert skipped["mine"].startswith("link to a folder outside the scanned folder")
+        code, out, _ = call(capsys, "scan", str(root), "--follow-links", "--format", "json", "-q")
+        doc = json.loads(out)
+        skipped = {s["path"]: s["reason"] for s in doc["skipped"]}
+        paths = {d["path"] for d in doc["documents"]}
+        assert code == 0 and "copies/deeper/a_again.md" in paths  # read once: copies/ sorts before view/
+        assert skipped["view"].startswith("folder already visited")
+        assert not any(p.startswith("mine/") for p in paths) and "outside" in skipped["mine"]
+    finally:
+        os.unlink(root / "view")
+        os.unlink(root / "mine")
+
+
 def test_skipped_files_still_exit_0(tmp_path, capsys):
     _write(tmp_path, {"bin.txt": b"\x00\x01\x02\xff" * 10, "empty.txt": "", "ok.txt": "just some words here"})
     code, out, err = call(capsys, "scan", str(tmp_path))

@@ -90,6 +90,8 @@ class CorpusOptions:
     formats: frozenset[str] | None = None  # format ids to read (txt, pdf, docx, ...); None: all of them
     # fsspec options for URL roots, (KEY, VALUE text) pairs: may hold secrets, so never shown nor saved in sessions
     storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    # links to folders are listed as skipped unless followed, and followed only inside the scanned folders
+    follow_links: bool = False
 
     def __post_init__(self) -> None:
         if self.max_bytes < 1:

@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         self.scurve_view.pairSelected.connect(lambda a, b: self.state.select((a, b)))
         self.scurve_view.schemeChosen.connect(self.params_panel.use_scheme)
         self.results.pairActivated.connect(lambda: self.tabs.setCurrentWidget(self.side_by_side))
+        self.results.groupsShown.connect(self._show_counts)
         self.results.groupActivated.connect(self.state.select)
         self.results.groupActivated.connect(lambda _docs: self.tabs.setCurrentWidget(self.signature_view))
 
@@ -168,9 +169,13 @@ class MainWindow(QMainWindow):
         )
         for action in (self.actions.export, self.actions.report, self.actions.save_session):
             action.setEnabled(result is not None)
-        r = result
+        self._show_counts(len(self.results.groups_model.groups))
+
+    def _show_counts(self, n_groups: int) -> None:
+        """The status bar's counts; the groups as the Groups tab shows them (linked or strict)."""
+        r = self.state.result
         self.counts.setText(
-            f"{len(r.docs):,} documents · {len(r.pairs):,} pairs · {len(r.groups):,} groups" if r is not None else ""
+            f"{len(r.docs):,} documents · {len(r.pairs):,} pairs · {n_groups:,} groups" if r is not None else ""
         )
 
     def _show_selection(self, sel: Selection) -> None:

@@ -94,24 +94,33 @@ class MarkControls(QObject):
 
     # --- the Mark menu ------------------------------------------------------------------------------------------
     def by_rule(self, rule: str) -> None:
+        """Mark by a rule over the groups on screen (strict ones when strict groups are shown)."""
         r = self.state.result
         if r is None:
             return
-        if not r.groups:
+        groups = self.results.groups_model.groups
+        if not groups:
             self.progress.finish("No groups: nothing to mark by a rule.")
             return
         ref = core_marks.in_reference(r.docs.root, r.reference)
         try:
             marks = core_marks.mark_by_rule(
-                r.groups, rule, paths=r.docs.paths, size=r.docs.size, mtime=r.docs.mtime, reference=ref
+                groups,
+                rule,
+                paths=r.docs.paths,
+                size=r.docs.size,
+                mtime=r.docs.mtime,
+                reference=ref,
+                pairs=r.pairs,
+                threshold=r.params.threshold,
             )
         except LshdeskError as e:
             self.progress.finish(f"Cannot mark: {e}")
             return
         self.state.set_marks(marks)
-        spared = int(sum(ref[g].sum() for g in r.groups))
+        spared = int(sum(ref[g].sum() for g in groups))
         note = f"; {spared:,} in a reference folder left unmarked" if spared and rule != "reference" else ""
-        words, n, g = core_marks.RULES[rule].lower(), int(marks.sum()), len(r.groups)
+        words, n, g = core_marks.RULES[rule].lower(), int(marks.sum()), len(groups)
         self.progress.finish(
             f"Marked {n:,} file{'s' if n != 1 else ''} in {g:,} group{'s' if g != 1 else ''} ({words}{note})."
         )

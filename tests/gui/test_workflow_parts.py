@@ -35,6 +35,11 @@ def test_file_options_set_what_the_cli_flags_set(qtbot):
     back = CorpusOptions(("a*",), (), False, 5_000_000)  # an exact cap from a session survives the spin box
     w.set_options(back)
     assert not w.all_files.isChecked() and w.include.text() == "a*" and w.options() == back
+    with qtbot.waitSignal(w.changed):
+        w.follow_links.setChecked(True)  # --follow-links
+    assert w.options() == CorpusOptions(("a*",), (), False, 5_000_000, follow_links=True)
+    w.set_options(back)
+    assert not w.follow_links.isChecked()
 
 
 def test_progress_shows_each_stage_in_its_own_unit_with_time_left(qtbot):

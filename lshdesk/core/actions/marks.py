@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.clustering import Pairs
 from lshdesk.core.errors import ParamError
 from lshdesk.core.humanize import human_size
 
@@ -49,11 +50,15 @@ def mark_by_rule(
     size: npt.NDArray[np.int64],
     mtime: npt.NDArray[np.int64] | None,
     reference: Marks,
+    pairs: Pairs,
+    threshold: float,
 ) -> Marks:
-    """New marks: in every group, the document the rule keeps stays unmarked and the others are marked.
+    """New marks: in every group, the document the rule keeps stays unmarked and the others are marked, each only
+    if it has a verified pair at or above ``threshold`` with a document that stays (``backed``).
 
-    Documents in a reference folder are never marked. With ``reference`` as the rule, a group keeps its reference
-    documents and marks the others; a group without any reference document is left unmarked.
+    ``groups`` are the groups on screen (linked or strict). Documents in a reference folder are never marked. With
+    ``reference`` as the rule, a group keeps its reference documents and marks the others; a group without any
+    reference document is left unmarked.
     """
     if rule not in RULES:
         raise ParamError(f"unknown rule {rule!r}: choose one of {', '.join(RULES)}")
@@ -70,7 +75,22 @@ def mark_by_rule(
         else:
             marks[members] = True
             marks[_keeper(members, rule, mtime, size, path_len)] = False
-    return marks & ~reference
+    return backed(marks & ~reference, pairs, threshold)
+
+
+def backed(marks: Marks, pairs: Pairs, threshold: float) -> Marks:
+    """``marks`` less every document without a verified pair >= ``threshold`` to an unmarked document.
+
+    In a chain A~B~C (A and C apart) that keeps A, C's only close match is B: marking both would lose C's text
+    with nothing like it left. One pass is enough: unmarking a document only adds documents that stay.
+    """
+    close = pairs.jaccard >= threshold  # nan (never measured) is not close
+    left, right = pairs.left[close], pairs.right[close]
+    stays = ~marks
+    ok = np.zeros(len(marks), dtype=bool)
+    ok[left[stays[right]]] = True
+    ok[right[stays[left]]] = True
+    return marks & ok
 
 
 def invert(marks: Marks, groups: Sequence[npt.NDArray[np.int64]], reference: Marks) -> Marks:

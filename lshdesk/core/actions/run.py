@@ -116,6 +116,14 @@ def _why(e: OSError, dest: str) -> str:
     return f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else "")
 
 
+def outside(path: str, roots: tuple[str, ...]) -> str | None:
+    """Why a file is not touched because its real place (links resolved, now) is not below a scanned folder, or
+    None: a link planted in a scanned folder (``docs -> ~/mydocs``) never hands an action the user's own files."""
+    if inside(path, roots):
+        return None
+    return f"its real place ({os.path.realpath(path)}) is outside the scanned folders: not touched"
+
+
 @dataclass
 class ActionRun:
     """One action over a plan: ``kind`` is 'trash', 'move' or 'copy'; ``folder`` the destination of move and copy."""
@@ -155,7 +163,7 @@ class ActionRun:
         return self
 
     def _act(self, f: Planned) -> str | None:
-        reason = changed(f) or (read_only(f.path) if self.kind != "copy" else None)
+        reason = outside(f.path, self.roots) or changed(f) or (read_only(f.path) if self.kind != "copy" else None)
         if reason is not None:
             return reason
         try:

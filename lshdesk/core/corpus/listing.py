@@ -7,6 +7,7 @@ import os
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
 from lshdesk.core.corpus import extract
@@ -41,6 +42,10 @@ FIXES = {
         "gui": "read it with 'All files' or add the folder",
     },
     "size-cap": {"cli": "raise --max-size", "gui": "raise the size cap"},
+    "follow-links": {
+        "cli": "follow it with --follow-links (inside the scanned folder only)",
+        "gui": "follow it with 'Follow folder links' (inside the scanned folder only)",
+    },
 }
 COUNT_CAP = 10_000  # files counted in a skipped tool folder at most (node_modules can hold far more)
 
@@ -117,13 +122,17 @@ def _size_reason(size: int, cap: int) -> str:
 
 
 def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterator[SourceFile | Skipped]:
-    """Every file below the roots (recursively, sorted), symlinked folders followed once, loops refused.
+    """Every file below the roots (recursively, sorted); links to folders skipped, or followed inside the roots.
 
-    Iterative, not recursive: a tree of any depth (``/proc/self``, thousands of nested folders) is walked.
-    A root inside another root (``nest`` and ``nest/sub``) is read once, as itself: the outer root's walk passes
-    over it, so its files belong to it (a reference folder inside a scanned folder stays on the reference side).
-    A folder named as a root is always read, even a tool or version-control folder. ``elsewhere(root, index)``
-    lists a root that is not a local path (a URL: see ``sources.walk``), or returns None for a local one.
+    Iterative, not recursive: a tree of any depth is walked. A link to a folder is listed as skipped (as fd,
+    ripgrep and find do), unless ``options.follow_links``: then it is followed if its real place lies inside the
+    root it was found in, each folder at most once (device and inode: loops stop). A link to a file is read as the
+    file only if the file lies inside the root. So nothing outside the folders the user chose is ever listed
+    (``root -> /`` or ``/proc/self`` walked other users' files and never ended). A root inside another root
+    (``nest`` and ``nest/sub``) is read once, as itself: the outer root's walk passes over it, so its files belong
+    to it (a reference folder inside a scanned folder stays on the reference side). A folder named as a root is
+    always read, even a tool or version-control folder, even a link. ``elsewhere(root, index)`` lists a root that
+    is not a local path (a URL: see ``sources.walk``), or returns None for a local one.
     """
     seen_dirs: set[tuple[int, int]] = set()
     others = _root_keys(roots)
@@ -140,7 +149,7 @@ def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterat
         if not stat.S_ISDIR(st.st_mode):  # a single file given as a root
             yield _file_entry(root, index, os.path.basename(root), os.path.basename(root), options)
             continue
-        yield from _walk_tree(root, index, options, (seen_dirs, others))
+        yield from _Tree(root, index, options, seen_dirs, others).walk()
 
 
 def _root_keys(roots: Sequence[str]) -> dict:
@@ -156,6 +165,120 @@ def _root_keys(roots: Sequence[str]) -> dict:
     return keys
 
 
+def _below(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+_NAME = attrgetter("name")
+
+
+class _Tree:
+    """One root's walk: depth first, in name order (the order a recursive walk gives), with a stack of open
+    folders' entries. Per file: the name's extension, then one ``lstat`` (``DirEntry.stat``) for a file wanted;
+    types come from the folder's entries (no system call)."""
+
+    def __init__(self, root: str, index: int, options: CorpusOptions, seen: set, others: dict) -> None:
+        self.root, self.index, self.options, self.seen, self.others = root, index, options, seen, others
+        self.real_root = os.path.realpath(root)
+        self.file_roots = any(isinstance(key, str) for key in others)  # a file given as a root is read as that root
+        plain = not (options.include or options.exclude or options.all_files)
+        self.exts = extract.extensions(options.formats) if plain else None  # None: ask ``_wanted``
+
+    def walk(self) -> Iterator[SourceFile | Skipped]:
+        first = self._open(self.root)
+        if isinstance(first, Skipped):
+            yield first
+            return
+        stack: list[tuple[str, Iterator[os.DirEntry]]] = [("", iter(first))]
+        index, options, exts, others, file_roots = self.index, self.options, self.exts, self.others, self.file_roots
+        max_bytes = options.max_bytes
+        while stack:
+            rel, entries = stack[-1]
+            e = next(entries, None)
+            if e is None:
+                stack.pop()
+                continue
+            name = e.name
+            sub = f"{rel}/{name}" if rel else name
+            try:
+                is_dir, is_link = e.is_dir(follow_symlinks=False), e.is_symlink()
+            except OSError:
+                is_dir = is_link = False
+            if is_link:
+                got = self._link(e, sub)
+                if isinstance(got, list):
+                    stack.append((sub, iter(got)))
+                elif got is not None:
+                    yield got
+            elif is_dir:
+                got = self._folder(e)
+                if isinstance(got, list):
+                    stack.append((sub, iter(got)))
+                elif got is not None:
+                    yield got
+            elif file_roots and others.get(e.path, index) != index:
+                continue  # a file given as another root: read as that root
+            elif exts is not None and _extension(name) in exts:  # the common case, inline
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    yield _file_entry(e.path, index, sub, name, options)
+                    continue
+                size = st.st_size
+                if not stat.S_ISREG(st.st_mode) or size == 0 or size > max_bytes:
+                    yield _file_entry(e.path, index, sub, name, options)
+                else:
+                    yield SourceFile(e.path, index, sub, size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+            else:
+                reason = _wanted(sub, name, options)
+                if reason is not None:  # not opened, not even looked at: no system call
+                    yield Skipped(e.path, reason, "all-files" if reason.startswith("not a text file type") else "")
+                else:
+                    yield _file_entry(e.path, index, sub, name, options)
+
+    def _open(self, path: str) -> list[os.DirEntry] | Skipped:
+        """A folder's entries sorted by name, or why it is not read (visited already: a loop or a second link)."""
+        try:
+            st = os.stat(path)
+            key = (st.st_dev, st.st_ino)
+            if key in self.seen:
+                return Skipped(path, "folder already visited (a symbolic link loop or a second link to it)")
+            self.seen.add(key)
+            with os.scandir(path) as it:
+                return sorted(it, key=_NAME)
+        except OSError as e:
+            return Skipped(path, f"cannot open folder: {e.strerror or e}")
+
+    def _folder(self, e: os.DirEntry) -> list[os.DirEntry] | Skipped | None:
+        """A folder met in the walk: its entries to walk, why not, or None (another root, read as itself)."""
+        if _another_root(e.path, self.index, self.others):
+            return None
+        if e.name in VCS_DIRS and not self.options.all_files:
+            return Skipped(e.path, f"tool or version-control folder, not read ({_count_files(e.path)})", "tool-folder")
+        return self._open(e.path)
+
+    def _link(self, e: os.DirEntry, sub: str) -> list[os.DirEntry] | SourceFile | Skipped | None:
+        """A symbolic link: a file inside the root is read as the file; a folder is skipped, or followed (with
+        ``follow_links``) when it lies inside the root."""
+        path = e.path
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return Skipped(path, "broken symbolic link (its target does not exist)")
+        except OSError as err:
+            return Skipped(path, f"cannot read the symbolic link: {err.strerror or err}")
+        real = os.path.realpath(path)
+        is_dir = stat.S_ISDIR(st.st_mode)
+        what = "folder" if is_dir else "file"
+        if not _below(real, self.real_root):
+            return Skipped(path, f"link to a {what} outside the scanned folder ({real}), not followed")
+        if not is_dir:
+            return _file_entry(path, self.index, sub, e.name, self.options)
+        if not self.options.follow_links:
+            return Skipped(path, "link to a folder, not followed", "follow-links")
+        return self._folder(e)
+
+
 def _another_root(path: str, index: int, others: dict) -> bool:
     """True if the folder at ``path`` is a root other than ``index`` (it is read as itself)."""
     try:
@@ -163,56 +286,6 @@ def _another_root(path: str, index: int, others: dict) -> bool:
     except OSError:
         return False
     return others.get((st.st_dev, st.st_ino), index) != index
-
-
-def _open_dir(path: str, seen: set) -> list[os.DirEntry] | Skipped:
-    """A folder's entries sorted by name, or why it is not read."""
-    try:
-        st = os.stat(path)
-        key = (st.st_dev, st.st_ino)
-        if key in seen:
-            return Skipped(path, "folder already visited (a symbolic link loop or a second link to it)")
-        seen.add(key)
-        with os.scandir(path) as it:
-            return sorted(it, key=lambda e: e.name)
-    except OSError as e:
-        return Skipped(path, f"cannot open folder: {e.strerror or e}")
-
-
-def _walk_tree(root: str, index: int, options: CorpusOptions, state: tuple) -> Iterator[SourceFile | Skipped]:
-    """Depth first, in name order (the order a recursive walk gives), with a stack of open folders' entries."""
-    seen, others = state
-    file_roots = any(isinstance(key, str) for key in others)  # a file given as a root is read as that root
-    stack: list[tuple[str, Iterator[os.DirEntry]]] = []
-    first = _open_dir(root, seen)
-    if isinstance(first, Skipped):
-        yield first
-        return
-    stack.append(("", iter(first)))
-    while stack:
-        rel, entries = stack[-1]
-        e = next(entries, None)
-        if e is None:
-            stack.pop()
-            continue
-        sub = f"{rel}/{e.name}" if rel else e.name
-        try:
-            is_dir = e.is_dir(follow_symlinks=True)
-        except OSError:
-            is_dir = False
-        if not is_dir:
-            if not file_roots or others.get(e.path, index) == index:
-                yield _file_entry(e.path, index, sub, e.name, options)
-        elif _another_root(e.path, index, others):
-            continue
-        elif e.name in VCS_DIRS and not options.all_files:
-            yield Skipped(e.path, f"tool or version-control folder, not read ({_count_files(e.path)})", "tool-folder")
-        else:
-            inner = _open_dir(e.path, seen)
-            if isinstance(inner, Skipped):
-                yield inner
-            else:
-                stack.append((sub, iter(inner)))
 
 
 def _file_entry(path: str, index: int, rel: str, name: str, options: CorpusOptions) -> SourceFile | Skipped:

@@ -60,6 +60,7 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
             bool(c["all_files"]),
             int(c["max_bytes"]),
             frozenset(c["formats"]) if c.get("formats") is not None else None,
+            follow_links=bool(c.get("follow_links", False)),
         ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),

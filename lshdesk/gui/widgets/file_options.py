@@ -57,6 +57,11 @@ class FileOptions(QWidget):
         self.all_files.setToolTip(
             "Read every file: unknown file types, and tool and version-control folders (.git, node_modules, ...)"
         )
+        self.follow_links = QCheckBox("Follow folder links")
+        self.follow_links.setToolTip(
+            "Follow links to folders that lie inside the scanned folder (each folder once); links leading "
+            "outside it are never followed. Off: folder links are listed as skipped"
+        )
         self.max_mb = QDoubleSpinBox()
         self.max_mb.setRange(0.1, 9_999.9)  # (a short maximum keeps the box, and the side panel, narrow)
         self.max_mb.setDecimals(1)
@@ -75,9 +80,11 @@ class FileOptions(QWidget):
         row2.addWidget(self.all_files)
         row2.addWidget(self.max_mb, 1)
         lay.addLayout(row2)
+        lay.addWidget(self.follow_links)
         for edit in (self.exclude, self.include, self.max_mb):
             edit.editingFinished.connect(self.changed)
         self.all_files.toggled.connect(self.changed)
+        self.follow_links.toggled.connect(self.changed)
         self.max_mb.setValue(CorpusOptions().max_bytes / 2**20)
         self._label()
 
@@ -102,6 +109,9 @@ class FileOptions(QWidget):
             w.blockSignals(True)
             set_value(options.all_files if w is self.all_files else options.max_bytes / 2**20)
             w.blockSignals(False)
+        self.follow_links.blockSignals(True)
+        self.follow_links.setChecked(options.follow_links)
+        self.follow_links.blockSignals(False)
         self._label()
 
     def options(self) -> CorpusOptions:
@@ -115,4 +125,5 @@ class FileOptions(QWidget):
             self.all_files.isChecked(),
             self.base.max_bytes if same_cap else max(1, int(cap * 2**20)),
             None if len(on) == len(self.actions) else on,
+            follow_links=self.follow_links.isChecked(),
         )

@@ -47,6 +47,7 @@ class ResultsView(QWidget):
     pairActivated = Signal()  # a pair was double-clicked (or Enter pressed): read it side by side
     groupActivated = Signal(tuple)  # a group was double-clicked (or Enter pressed): its documents, for the Signatures
     findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
+    groupsShown = Signal(int)  # how many groups the Groups tab shows (linked or strict), after each change
     filesDropped = Signal(list)  # files (not folders) dropped here: list the nearest documents of each
 
     def __init__(self, parent=None) -> None:
@@ -153,6 +154,7 @@ class ResultsView(QWidget):
         if n <= 200:
             self.groups.expandAll()
         self.tabs.setTabText(1, f"Groups ({n:,})")
+        self.groupsShown.emit(n)
 
     def _group_mode(self) -> None:
         self._show_groups()

@@ -6,7 +6,21 @@ import numpy as np
 import pytest
 
 from lshdesk.core.actions.marks import RULES, in_reference, invert, mark_by_rule, no_marks, summary
+from lshdesk.core.clustering import Pairs
 from lshdesk.core.errors import ParamError
+
+
+def _pairs(edges: list[tuple[int, int, float]]) -> Pairs:
+    left, right, jac = (np.array(c) for c in zip(*edges)) if edges else (np.zeros(0, np.int64),) * 3
+    n = len(left)
+    return Pairs(
+        left.astype(np.int64), right.astype(np.int64), jac.astype(float), jac.astype(float), np.ones(n, np.int64)
+    )
+
+
+def _complete(groups) -> Pairs:
+    """Every two members of a group a verified pair at 0.9."""
+    return _pairs([(int(a), int(b), 0.9) for g in groups for i, a in enumerate(g) for b in g[i + 1 :]])
 
 
 def _random_case(seed: int):
@@ -37,7 +51,9 @@ def _expected_keeper(members, rule, size, mtime, paths):
 @pytest.mark.parametrize("rule", ["oldest", "newest", "largest", "shortest"])
 def test_each_group_keeps_the_rules_choice_and_no_reference_document_is_marked(seed, rule):
     groups, size, mtime, paths, reference = _random_case(seed)
-    marks = mark_by_rule(groups, rule, paths=paths, size=size, mtime=mtime, reference=reference)
+    marks = mark_by_rule(
+        groups, rule, paths=paths, size=size, mtime=mtime, reference=reference, pairs=_complete(groups), threshold=0.8
+    )
     in_groups = np.zeros(len(paths), bool)
     for g in groups:
         in_groups[g] = True
@@ -53,13 +69,52 @@ def test_reference_rule_marks_only_groups_holding_a_reference_document():
     groups = [np.array([0, 1, 2]), np.array([3, 4])]
     reference = np.array([False, True, False, False, False])
     marks = mark_by_rule(
-        groups, "reference", paths=["a"] * 5, size=np.ones(5, np.int64), mtime=None, reference=reference
+        groups,
+        "reference",
+        paths=["a"] * 5,
+        size=np.ones(5, np.int64),
+        mtime=None,
+        reference=reference,
+        pairs=_complete(groups),
+        threshold=0.8,
     )
     assert marks.tolist() == [True, False, True, False, False]
 
 
+@pytest.mark.parametrize("rule", ["oldest", "newest", "largest", "shortest"])
+def test_a_chain_marks_only_documents_close_to_one_that_stays(rule):
+    """A~B~C with A and C below the threshold: whichever the rule keeps, nothing marked lacks a close kept match."""
+    pairs = _pairs([(0, 1, 0.85), (1, 2, 0.82), (0, 2, 0.70)])  # the join measured A~C: below t
+    for keep in range(3):  # make the rule keep A, B, then C
+        mtime = np.array([5, 5, 5]) * 10**9
+        mtime[keep] = {"oldest": 1, "newest": 9}.get(rule, 5) * 10**9
+        size = np.full(3, 10, np.int64)
+        size[keep] = 99
+        paths = ["/dd/a.txt", "/dd/b.txt", "/dd/c.txt"]
+        paths[keep] = "/k.txt"
+        marks = mark_by_rule(
+            [np.array([0, 1, 2])],
+            rule,
+            paths=paths,
+            size=size,
+            mtime=mtime,
+            reference=no_marks(3),
+            pairs=pairs,
+            threshold=0.8,
+        )
+        assert not marks[keep]
+        stays = np.flatnonzero(~marks)
+        for d in np.flatnonzero(marks):
+            close = [(l, r) for l, r, j in zip(pairs.left, pairs.right, pairs.jaccard) if j >= 0.8 and d in (l, r)]
+            assert any((l if r == d else r) in stays for l, r in close), (rule, keep, marks)
+        expected = {0: [False, True, False], 1: [True, False, True], 2: [False, True, False]}[keep]
+        assert marks.tolist() == expected
+
+
 def test_unknown_rule_and_unknown_dates_are_refused_with_a_reason():
-    args = dict(paths=["a", "b"], size=np.ones(2, np.int64), reference=np.zeros(2, bool))
+    args = dict(
+        paths=["a", "b"], size=np.ones(2, np.int64), reference=np.zeros(2, bool), pairs=_pairs([]), threshold=0.8
+    )
     with pytest.raises(ParamError, match="unknown rule"):
         mark_by_rule([np.array([0, 1])], "smallest", mtime=None, **args)
     with pytest.raises(ParamError, match="scan again"):

@@ -235,3 +235,23 @@ def test_a_file_appearing_at_the_destination_meanwhile_is_never_replaced(tmp_pat
     with pytest.raises(FileExistsError):
         runs.copy_atomic(str(src), str(dest))
     assert dest.read_text() == "theirs" and sorted(p.name for p in dest.parent.iterdir()) == ["a.txt"]
+
+
+@pytest.mark.parametrize("kind", ["trash", "move", "copy"])
+def test_a_file_whose_real_place_is_outside_the_scanned_folders_is_never_touched(scanned, kind):
+    """After the scan a folder becomes a link to the user's own files (same names, sizes, dates): the action
+    checks each file's real place when it acts, and refuses."""
+    tmp, result = scanned
+    sub = tmp / "c" / "work" / "sub"
+    mine = tmp / "mydocs"
+    os.rename(sub, mine)
+    os.symlink(mine, sub)
+    marks = _marks(result, "g1_b.txt", "g1_copy_c.txt")
+    trashed: list[str] = []
+    kw = {"trash": trashed.append} if kind == "trash" else {"folder": str(tmp / "out")}
+    done = _run(result, kind, marks, tmp, **kw)
+    assert [d for d, _ in done.done] == [result.docs.paths.index(str(tmp / "c" / "work" / "g1_copy_c.txt"))]
+    [(path, reason)] = done.refused
+    assert path == str(sub / "g1_b.txt") and "outside the scanned folders" in reason
+    assert str(mine / "g1_b.txt") in reason and (mine / "g1_b.txt").exists()
+    assert str(mine / "g1_b.txt") not in trashed and not (tmp / "out" / "work" / "sub").exists()

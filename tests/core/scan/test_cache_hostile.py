@@ -35,9 +35,9 @@ def folder(tmp_path):
     return root
 
 
-def _scan(folder, cache):
+def _scan(folder, cache, warnings: int = 0):
     result = run(scan([str(folder)], PARAMS, cache=cache))
-    assert not cache.warnings, cache.warnings
+    assert len(cache.warnings) == warnings, cache.warnings
     return result
 
 
@@ -69,11 +69,37 @@ def test_a_damaged_row_is_dropped_and_its_file_read_again(folder, tmp_path, read
     target = os.fsencode(folder / "copy.html")
     cache.conn.execute(f"UPDATE entries SET {column} = ? WHERE path = ?", (value, target))
     reads.clear()
-    again = _scan(folder, cache)
+    again = _scan(folder, cache, warnings=1)  # its checksum no longer matches
     assert reads == ["copy.html"] and again.cached == 2
     assert to_json(again) == to_json(cold)
     reads.clear()
-    assert _scan(folder, cache).cached == 3 and reads == []  # the row was written anew
+    assert _scan(folder, cache, warnings=1).cached == 3 and reads == []  # the row was written anew, no new warning
+
+
+def test_zeroed_signatures_that_fit_are_caught_by_the_checksum_and_warned_of_once(tmp_path, reads):
+    """A torn page: signatures overwritten with zeros of the right length still fit; the checksum drops them, the
+    files are read again, the pairs are those of a scan without the cache, and one warning says so."""
+    root = tmp_path / "many"
+    root.mkdir()
+    base = "the quick brown fox jumps over the lazy dog while the cat sleeps in the warm sun by the river "
+    for i in range(12):
+        (root / f"d{i:02d}.html").write_bytes(_html(base * 3 + f"variant {i // 2} " * (1 + i % 2)))
+    uncached = run(scan([str(root)], PARAMS))
+    assert len(uncached.pairs) >= 6
+    path = tmp_path / "c.sqlite3"
+    _scan(root, SignatureCache.open(path))
+    conn = sqlite3.connect(path)
+    for name in ("d03.html", "d08.html"):
+        (sig,) = conn.execute("SELECT sig FROM entries WHERE path = ?", (os.fsencode(root / name),)).fetchone()
+        conn.execute("UPDATE entries SET sig = ? WHERE path = ?", (bytes(len(sig)), os.fsencode(root / name)))
+    conn.commit()
+    conn.close()
+    reads.clear()
+    cache = SignatureCache.open(path)
+    again = _scan(root, cache, warnings=1)
+    assert sorted(reads) == ["d03.html", "d08.html"] and again.cached == 10
+    assert to_json(again) == to_json(uncached)
+    assert "checksum" in cache.warnings[0] and cache.damaged == 2
 
 
 def test_a_newer_cache_format_is_left_alone_with_a_warning_even_when_quiet(folder, tmp_path, capsys):

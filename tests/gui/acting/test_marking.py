@@ -114,3 +114,31 @@ def test_the_mark_proxies_are_sound_models(qtbot, qtmodeltester, with_reference)
     assert pairs.flags(pairs.index(0, 2)) & Qt.ItemFlag.ItemIsUserCheckable == Qt.ItemFlag(0)  # no box on a number
     assert pairs.setData(pairs.index(0, 0), Qt.CheckState.Checked, CHECK)
     assert window.state.marks[window.state.result.pairs.left[pairs.data_row(0)]]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_rules_mark_on_the_groups_shown_and_only_files_close_to_one_kept(qtbot, scanned, strict):
+    """The corpus's chain A~B~C (A and C below t): no rule marks a file whose close matches all go too; with strict
+    groups on screen the rules work on those; the status bar counts the groups the tab shows."""
+    window, _ = scanned
+    window.results.group_mode.setCurrentIndex(1 if strict else 0)
+    shown = window.results.groups_model.groups
+    r = window.state.result
+    assert len(shown) == 5  # strict groups cut the chain to {A, B} or {B, C}: the third file is in no group
+    assert sum(len(g) for g in shown) == (10 if strict else 11)
+    n = len(shown)
+    assert f"· {n:,} groups" in window.counts.text() and window.results.tabs.tabText(1) == f"Groups ({n:,})"
+    in_shown = np.zeros(len(r.docs), bool)
+    for g in shown:
+        in_shown[g] = True
+    close = r.pairs.jaccard >= r.params.threshold
+    for rule in ("oldest", "newest", "largest", "shortest"):
+        window.acting.actions.rules[rule].trigger()
+        marks = window.state.marks
+        assert marks.any() and not (marks & ~in_shown).any(), rule
+        for d in np.flatnonzero(marks):
+            partners = np.concatenate(
+                [r.pairs.right[close & (r.pairs.left == d)], r.pairs.left[close & (r.pairs.right == d)]]
+            )
+            assert (~marks[partners]).any(), (rule, window.names[d])
+        assert f"in {n:,} group" in window.progress.stage.text(), rule
