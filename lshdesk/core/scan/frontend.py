@@ -4,8 +4,9 @@ Local files are read in one compiled, GIL-free call per batch (``corpus.native``
 changed since the listing, a system without the compiled reader) by system calls and short GIL-holding steps
 (``read_listed``). Shingling and signing are numba ``nogil`` kernels (``sign_prepared``). So threads doing
 ``read_and_sign_listed`` on different batches keep the cores busy and never hold the GIL for long. ASCII files go to
-the byte tokenizer as they are; in others only the lines with non-ASCII characters are normalised in Python
-(``shingling.token_bytes``). ``read_batch`` and ``read_and_sign`` do the same for a batch of ``SourceFile`` objects.
+the byte tokenizer as they are; the others' texts are normalised and tokenized together, in one compiled GIL-free
+call per batch (``unitext.token_parts``). ``read_batch`` and ``read_and_sign`` do the same for a batch of
+``SourceFile`` objects.
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ from lshdesk.core.shingling import (
     char_batch,
     pack,
     shingle_strings,
-    token_bytes,
     word_batch,
 )
 from lshdesk.core.threads import step_back, wait_for
+from lshdesk.core.unitext import token_parts
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
@@ -145,6 +146,7 @@ def read_listed(
         return _plain_batch(list(index), slurped, need_texts)
     got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
+    decoded: dict[int, str] = {}  # position in ``got`` -> the text, tokenized with the others after the loop
     for j, i in enumerate(index):
         state = slurped.state[j] if slurped is not None else AGAIN
         if state == PLAIN:
@@ -167,9 +169,12 @@ def read_listed(
                 got.append((i, "", b"", ""))
             else:
                 text = file_text(data, path, formats)
-                got.append((i, "", token_bytes(text), text if need_texts else ""))
+                decoded[len(got)] = text
+                got.append((i, "", b"", text if need_texts else ""))
         except NotText as e:
             got.append((i, str(e), b"", ""))
+    for pos, tokens in zip(decoded, token_parts(list(decoded.values()))):  # one compiled, GIL-free call
+        got[pos] = (got[pos][0], "", tokens, got[pos][3])
     for pos, (fut, data) in pending.items():
         try:
             reason, answer, tokens = wait_for(fut)
