@@ -20,7 +20,11 @@ from lshdesk.core.kernels import utext
 
 def encode(texts: Sequence[str]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """Texts as one UTF-8 buffer (lone surrogates kept) and the offsets of each."""
-    parts = [t.encode("utf-8", "surrogatepass") for t in texts]
+    return pack_bytes([t.encode("utf-8", "surrogatepass") for t in texts])
+
+
+def pack_bytes(parts: Sequence[bytes]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Byte strings as one buffer and the offsets of each."""
     offsets = np.zeros(len(parts) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=len(parts)), out=offsets[1:])
     return np.frombuffer(b"".join(parts), dtype=np.uint8), offsets
@@ -51,6 +55,15 @@ def token_parts(texts: Sequence[str]) -> list[bytes]:
         for k, j in enumerate(other):
             parts[j] = whole[off[k] : off[k + 1]]
     return parts
+
+
+def utf8_token_parts(datas: Sequence[bytes]) -> list[bytes | None]:
+    """``token_bytes`` of the text of each of these byte strings decoded as UTF-8, or None where Python's strict
+    decoder would refuse them (then the caller decodes them as usual): no Python touches the characters."""
+    buf, offsets = pack_bytes(datas)
+    out, off, bad = utext._run(buf, offsets, False, True)
+    whole = out.tobytes()
+    return [None if bad[j] else whole[off[j] : off[j + 1]] for j in range(len(datas))]
 
 
 def _checked(bad: np.ndarray) -> None:

@@ -1,5 +1,6 @@
 """The compiled NFKC + casefold text path (unitext, kernels/utext) against the Python reference of shingling."""
 
+import codecs
 import unicodedata
 from pathlib import Path
 
@@ -10,8 +11,10 @@ from hypothesis import strategies as st
 
 from lshdesk.core import unitext
 from lshdesk.core.corpus.reading import file_text
+from lshdesk.core.errors import NotText
 from lshdesk.core.kernels import utext
 from lshdesk.core.params import ShingleSpec
+from lshdesk.core.scan.frontend import read_listed
 from lshdesk.core.shingling import char_batch, char_text, hash_shingles, pack, token_bytes, tokenize, word_batch
 
 CORPORA = Path(__file__).parents[2].parent / "shared" / "corpora"  # beside the clone, as tests/conftest.py looks
@@ -139,3 +142,34 @@ def test_every_file_of_the_shared_corpora_is_the_reference(name):
     bad += [p.name for p, t, g in zip(paths, texts, got_chars) if g != char_text(t)]
     assert not bad, bad[:10]
     assert len(paths) > 100
+
+
+def test_reading_tokenizes_utf8_files_from_their_bytes_as_from_their_text(tmp_path):
+    """A batch read without texts: UTF-8 files go to the kernel as bytes; the others (a BOM, cp1252, bytes of a
+    surrogate that strict UTF-8 refuses, UTF-16, NUL, HTML, not text at all) are decoded as before."""
+    contents = {
+        "utf8.txt": "Straße ﬁ Ǻ 한국어 x\u0301\n".encode(),
+        "bom.txt": codecs.BOM_UTF8 + "Ĳssel Ω".encode(),
+        "latin.txt": "Voilà déjà vu, très naïve façade ".encode("cp1252") * 4,
+        "surrogate.txt": b"ab \xed\xa0\x80 cd \xc3\xa9",
+        "utf16.txt": "Grüße aus Köln".encode("utf-16"),
+        "nul.txt": b"abc\x00def \xc3\xa9",
+        "page.html": "<html><body><p>Café Ǆ</p></body></html>".encode(),
+        "ascii.txt": b"Plain ASCII only",
+    }
+    paths = []
+    for name, data in contents.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(str(tmp_path / name))
+    sizes = [len(d) for d in contents.values()]
+    for listed in (sizes, None):  # read by the compiled reader, and in Python
+        prep = read_listed(paths, range(len(paths)), 1 << 20, False, sizes=listed)
+        want, reasons = [], {}
+        for p in paths:
+            try:
+                want.append(token_bytes(file_text(Path(p).read_bytes(), p)))
+            except NotText as e:
+                reasons[p] = str(e)
+        assert [s.reason for s in prep.skipped] == list(reasons.values())
+        assert [paths[i] for i in prep.ok] == [p for p in paths if p not in reasons]
+        assert prep.parts() == want

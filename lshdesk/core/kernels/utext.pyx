@@ -268,8 +268,9 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
     s.n = 0
 
 
-cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m) noexcept nogil:
-    """One document's bytes to the output: 0, or 1 if they are not UTF-8 (surrogates allowed), -1 out of memory."""
+cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) noexcept nogil:
+    """One document's bytes to the output: 0, or 1 if they are not UTF-8 (surrogates allowed unless ``strict``, as
+    Python's strict decoder refuses them), -1 out of memory."""
     cdef Py_ssize_t i = 0, j
     cdef uint32_t b, cp, k, sidx
     cdef const ut_rec *r
@@ -299,7 +300,7 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m) noexcept nogil:
             if i + 2 >= m or t[i + 1] & 0xC0 != 0x80 or t[i + 2] & 0xC0 != 0x80:
                 return 1
             cp = (b & 0x0F) << 12 | (t[i + 1] & 0x3F) << 6 | (t[i + 2] & 0x3F)
-            if cp < 0x800:
+            if cp < 0x800 or (strict and 0xD800 <= cp < 0xE000):
                 return 1
             i += 3
         elif b < 0xF5:
@@ -355,7 +356,7 @@ cdef object _handed_over(Out *o):
     return np.asarray(arr)
 
 
-def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars):
+def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint strict=False):
     """The batch through ``run_doc``: (output, per-document offsets, bad documents as int8 flags)."""
     cdef Py_ssize_t nd = offsets.shape[0] - 1
     cdef Out o
@@ -381,7 +382,7 @@ def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars):
                 o.start = o.n
                 o.in_token = o.started = o.pending = False
                 s.n = 0
-                status = run_doc(&o, &s, &buf[0] + offsets[d], offsets[d + 1] - offsets[d])
+                status = run_doc(&o, &s, &buf[0] + offsets[d], offsets[d + 1] - offsets[d], strict)
                 if status < 0:
                     break
                 if status:
