@@ -167,34 +167,47 @@ for _c in range(128):
 
 
 cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
-    """``put`` of n ASCII characters none of which a combining character follows (each its own segment)."""
-    cdef Py_ssize_t k
-    cdef uint8_t c, f
-    if not reserve(o, n + 1):  # a separator or a space at most once, then at most one item per character
+    """``put`` of n ASCII characters none of which a combining character follows (each its own segment); the state
+    in locals: stores through ``uint8_t *`` may alias the struct, which kept the compiler reloading it per byte."""
+    cdef Py_ssize_t k, w = o.n
+    cdef Py_ssize_t start = o.start
+    cdef uint8_t c
+    cdef bint flag, started
+    cdef uint8_t *b
+    cdef uint64_t *u
+    if not reserve(o, n + 1):  # a separator or a space at most once more than there are characters
         return
-    for k in range(n):
-        c = t[k]
-        f = ASCII_FLAGS[c]
-        if o.chars:
-            if f & SPACE:
-                o.pending = o.started
+    b, u = o.b, o.u
+    if o.chars:
+        flag, started = o.pending, o.started
+        for k in range(n):
+            c = t[k]
+            if ASCII_FLAGS[c] & SPACE:
+                flag = started
                 continue
-            if o.pending:
-                o.u[o.n] = 32
-                o.n += 1
-                o.pending = False
-            o.u[o.n] = ASCII_LOWER[c]
-            o.n += 1
-            o.started = True
-        elif f & ALNUM:
-            if not o.in_token and o.n > o.start:
-                o.b[o.n] = 32
-                o.n += 1
-            o.in_token = True
-            o.b[o.n] = ASCII_LOWER[c]
-            o.n += 1
-        else:
-            o.in_token = False
+            if flag:
+                u[w] = 32
+                w += 1
+                flag = False
+            u[w] = ASCII_LOWER[c]
+            w += 1
+            started = True
+        o.pending, o.started = flag, started
+    else:
+        flag = o.in_token
+        for k in range(n):
+            c = t[k]
+            if ASCII_FLAGS[c] & ALNUM:
+                if not flag and w > start:
+                    b[w] = 32
+                    w += 1
+                flag = True
+                b[w] = ASCII_LOWER[c]
+                w += 1
+            else:
+                flag = False
+        o.in_token = flag
+    o.n = w
 
 
 cdef void put_folded(Out *o, uint32_t cp, const ut_rec *r) noexcept nogil:
