@@ -173,3 +173,10 @@ def test_reading_tokenizes_utf8_files_from_their_bytes_as_from_their_text(tmp_pa
         assert [s.reason for s in prep.skipped] == list(reasons.values())
         assert [paths[i] for i in prep.ok] == [p for p in paths if p not in reasons]
         assert prep.parts() == want
+
+
+@pytest.mark.parametrize("length", [62, 63, 64, 65, 127, 128, 129, 1000])
+def test_long_runs_of_combining_marks_are_the_reference(length):
+    """A segment grows past its first allocations (64, then doubled): Zalgo text, marks of mixed classes."""
+    marks = "".join(("\u0301", "\u0316", "\u0345", "\u05b0", "\u0308")[k % 5] for k in range(length))
+    check_joined(["a" + marks[:length], "\u1100\u1161" + marks[: length - 1] + "\u11a8", marks[:length] + "x"])

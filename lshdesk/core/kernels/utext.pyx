@@ -75,6 +75,7 @@ cdef struct Seg:
     uint32_t *v  # packed ``cp | ccc << 21``
     Py_ssize_t n
     Py_ssize_t cap
+    bint failed  # out of memory
 
 
 cdef inline const ut_rec *rec(uint32_t cp) noexcept nogil:
@@ -107,7 +108,8 @@ cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
         cap = max(2 * s.cap, 64)
         p = realloc(s.v, cap * 4)
         if p == NULL:
-            return  # the caller sees s.n unchanged == s.cap: out of memory
+            s.failed = True
+            return
         s.v = <uint32_t *>p
         s.cap = cap
     s.v[s.n] = packed
@@ -343,7 +345,7 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
         else:
             for k in range(r.dec >> 5, (r.dec >> 5) + (r.dec & 31)):
                 push(s, ut_pool[k])
-        if s.n == s.cap:  # push could not grow the segment
+        if s.failed:
             return -1
     if s.n:
         flush(o, s)
@@ -388,6 +390,7 @@ def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint st
     reserve(&o, offsets[nd] - offsets[0] + nd)  # about the size of the input: grown if it is not enough
     s.v = NULL
     s.n = s.cap = 0
+    s.failed = False
     try:
         with nogil:
             off[0] = 0
