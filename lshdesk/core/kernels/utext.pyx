@@ -9,11 +9,12 @@ decomposition from the table, Hangul by arithmetic) into a segment, which is cut
 classified (``isalnum`` makes tokens; ``isspace`` runs become one space, none at either end). As in the
 reference, the casefolded text is not normalised again. The input may hold surrogates encoded as three bytes
 (``str.encode("utf-8", "surrogatepass")``): they pass through as the reference leaves them (not letters, not
-spaces). A document whose bytes are not UTF-8 is marked bad and yields nothing (the caller falls back).
+spaces). A document whose bytes are not UTF-8 is marked bad and yields nothing (``unitext`` refuses or decodes it).
 """
 
 from libc.stdint cimport int64_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
+from libc.string cimport memset
 from cython.view cimport array as cvarray
 
 import numpy as np
@@ -48,14 +49,14 @@ cdef enum:
     FSELF = 64
     HANGUL = 128
     CP = 0x1FFFFF  # the code point of a packed ``cp | ccc << 21``
-    S_BASE = 0xAC00
-    S_COUNT = 11172
+    S_BASE = 0xAC00  # Hangul: syllables, leading consonants, vowels, trailing consonants (T_BASE + 0 is none)
     L_BASE = 0x1100
     V_BASE = 0x1161
     T_BASE = 0x11A7
     L_COUNT = 19
     V_COUNT = 21
     T_COUNT = 28
+    S_COUNT = L_COUNT * V_COUNT * T_COUNT
 
 
 cdef struct Out:
@@ -286,8 +287,8 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
 cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) noexcept nogil:
     """One document's bytes to the output: 0, or 1 if they are not UTF-8 (surrogates allowed unless ``strict``, as
     Python's strict decoder refuses them), -1 out of memory."""
-    cdef Py_ssize_t i = 0, j
-    cdef uint32_t b, cp, k, sidx
+    cdef Py_ssize_t i = 0, j, k, more
+    cdef uint32_t b, cp, sidx
     cdef const ut_rec *r
     while i < m:
         if o.failed:
@@ -304,29 +305,21 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
                 push(s, t[j - 1])
             i = j
             continue
-        if b < 0xC2:
+        if b < 0xC2 or b > 0xF4:  # a continuation byte, an overlong pair or past U+10FFFF
             return 1
-        elif b < 0xE0:
-            if i + 1 >= m or t[i + 1] & 0xC0 != 0x80:
-                return 1
-            cp = (b & 0x1F) << 6 | (t[i + 1] & 0x3F)
-            i += 2
-        elif b < 0xF0:
-            if i + 2 >= m or t[i + 1] & 0xC0 != 0x80 or t[i + 2] & 0xC0 != 0x80:
-                return 1
-            cp = (b & 0x0F) << 12 | (t[i + 1] & 0x3F) << 6 | (t[i + 2] & 0x3F)
-            if cp < 0x800 or (strict and 0xD800 <= cp < 0xE000):
-                return 1
-            i += 3
-        elif b < 0xF5:
-            if i + 3 >= m or t[i + 1] & 0xC0 != 0x80 or t[i + 2] & 0xC0 != 0x80 or t[i + 3] & 0xC0 != 0x80:
-                return 1
-            cp = (b & 0x07) << 18 | (t[i + 1] & 0x3F) << 12 | (t[i + 2] & 0x3F) << 6 | (t[i + 3] & 0x3F)
-            if cp < 0x10000 or cp > 0x10FFFF:
-                return 1
-            i += 4
-        else:
+        more = 1 if b < 0xE0 else 2 if b < 0xF0 else 3
+        if i + more >= m:
             return 1
+        cp = b & (0x1F >> (more - 1))
+        for k in range(i + 1, i + more + 1):
+            if t[k] & 0xC0 != 0x80:
+                return 1
+            cp = cp << 6 | (t[k] & 0x3F)
+        if cp < (0x80 if more == 1 else 0x800 if more == 2 else 0x10000) or cp > 0x10FFFF:
+            return 1
+        if strict and 0xD800 <= cp < 0xE000:
+            return 1
+        i += more + 1
         r = rec(cp)
         if r.flags & SAFE:
             if s.n:
@@ -353,8 +346,7 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
 
 
 cdef object _handed_over(Out *o):
-    """The output as a numpy array that owns (and will free) the kernel's buffer: no copy of the 112 MB of a
-    14 MB corpus's code points."""
+    """The output as a numpy array owning (to free) the kernel's buffer: 14 MB of text is 112 MB of code points."""
     cdef Py_ssize_t item = 8 if o.chars else 1
     cdef void *p = o.u if o.chars else <void *>o.b
     cdef void *q
@@ -382,15 +374,10 @@ def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint st
     bad = np.zeros(nd, dtype=np.int8)
     cdef int64_t[::1] off = out_off
     cdef int8_t[::1] bd = bad
-    o.b = NULL
-    o.u = NULL
-    o.n = o.cap = 0
+    memset(&o, 0, sizeof(o))
+    memset(&s, 0, sizeof(s))
     o.chars = chars
-    o.failed = False
     reserve(&o, offsets[nd] - offsets[0] + nd)  # about the size of the input: grown if it is not enough
-    s.v = NULL
-    s.n = s.cap = 0
-    s.failed = False
     try:
         with nogil:
             off[0] = 0
