@@ -1,9 +1,11 @@
 """Build hook: the packages under lshdesk/, resources/ installed as lshdesk.resources, and the compiled kernels.
 
 Every ``lshdesk/core/kernels/*.pyx`` is a C extension built by Cython (ahead of time: nothing compiles at run time).
-A machine with no C compiler fails here, at install, with one line saying what to install.
+A machine with no C compiler fails here, at install, with one line saying what to install. The Unicode tables of
+``utext.pyx`` are generated first, from the building interpreter's own ``unicodedata`` (``gen_unicode_tables.py``).
 """
 
+import runpy
 import shutil
 import sys
 from glob import glob
@@ -42,6 +44,8 @@ class BuildExt(build_ext):
                 ext.extra_compile_args += ["-O3", "-ffp-contract=off"]  # no fused multiply-add: numpy's rounding
         super().build_extensions()
 
+
+runpy.run_path("lshdesk/core/kernels/gen_unicode_tables.py")["write"]()  # by path: lshdesk is not importable yet
 
 setup(
     packages=[*find_packages(include=["lshdesk", "lshdesk.*"]), "lshdesk.resources"],

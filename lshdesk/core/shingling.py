@@ -25,9 +25,11 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core import unitext
 from lshdesk.core.arrays import ranges
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import tokens as tokenkernels
+from lshdesk.core.shingle_kinds import kind_of  # the table imports this module only when its rows are called
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
@@ -98,57 +100,17 @@ def empty_batch() -> ShingleBatch:
     return ShingleBatch(np.zeros(0, np.uint32), np.zeros(1, np.int64), np.zeros(0, np.int64))
 
 
-_CHUNK = 1 << 16
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-
-
 def token_bytes(text: str) -> bytes:
-    """What the byte tokenizer reads for a text: ASCII as it is, the rest as its spec tokens joined by spaces.
-
-    Only the lines holding non-ASCII characters go through NFKC + casefold + the token pattern in Python; ASCII lines
-    between them are passed on as they are. A newline is a safe cut: NFKC never merges it with a neighbour and
-    it always separates tokens, so the tokens are the same as those of the whole text (checked against the
-    spec by tests/benchmarks/check_equivalence.py). Text that is mostly non-ASCII is normalised as a whole.
-    """
+    """What the byte tokenizer reads for a text: ASCII as it is, the rest as its spec tokens joined by spaces."""
     if text.isascii():
         return text.encode("ascii")
-    out: list[bytes] = []
-    pos = covered = 0
-    for m in _NON_ASCII.finditer(text):
-        if m.start() < pos:
-            continue  # on a line already taken
-        lo = max(text.rfind("\n", pos, m.start()) + 1, pos)
-        hi = text.find("\n", m.end())
-        hi = len(text) if hi < 0 else hi
-        if lo > pos:
-            out.append(text[pos:lo].encode("ascii"))
-        out.append(_normalised_tokens(text[lo:hi]))
-        covered += hi - lo
-        pos = hi
-        if covered > 4096 and 2 * covered > pos:  # mostly non-ASCII: one pass over the rest
-            out.append(_normalised_tokens(text[pos:]))
-            pos = len(text)
-            break
-    if pos < len(text):
-        out.append(text[pos:].encode("ascii"))
-    return b"\n".join(out)
+    return _normalised_tokens(text)
 
 
 def _normalised_tokens(text: str) -> bytes:
-    """The spec's tokens of a text joined by spaces, UTF-8; a long text in pieces of ~64K characters cut just
-    before an ASCII space or newline (safe cuts, as above), so no single call holds the GIL for long."""
-    parts = []
-    start = 0
-    while start < len(text):
-        end = len(text)
-        if end - start > _CHUNK:
-            cuts = [c for c in (text.find(" ", start + _CHUNK), text.find("\n", start + _CHUNK)) if c >= 0]
-            end = min(cuts) if cuts else end
-        piece = " ".join(tokenize(text[start:end]))
-        if piece:
-            parts.append(piece.encode("utf-8"))
-        start = end
-    return b" ".join(parts)
+    """The spec's tokens of a text joined by spaces, UTF-8, in compiled code that holds no GIL (``unitext``: NFKC
+    from tables of this Python's ``unicodedata``; the unicode corpus's 14 MB took 2.4 s of Python, line by line)."""
+    return unitext.token_parts([text])[0]
 
 
 def pack(parts: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -165,12 +127,9 @@ def word_batch(buf: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatch:
 
 
 def char_batch(texts: Sequence[str], n: int) -> ShingleBatch:
-    """Character n-gram id sets: each character of ``char_text`` hashed (its code point), then windows."""
-    s = [char_text(t) for t in texts]
-    counts = np.fromiter(map(len, s), dtype=np.int64, count=len(s))
-    offsets = np.zeros(len(s) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    units = np.frombuffer("".join(s).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    """Character n-gram id sets: each character of ``char_text`` hashed (its code point), then windows; the
+    characters from compiled code (``unitext``: Python's char_text, then UTF-32, held the GIL throughout)."""
+    units, offsets = unitext.char_batch(*unitext.encode(texts))
     return _char_windows(units, offsets, n)
 
 
@@ -192,7 +151,4 @@ def hash_shingles(texts: Sequence[str], spec: Shingling) -> ShingleBatch:
     """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes."""
     if not texts:
         return empty_batch()
-    if spec.kind == "char":
-        return char_batch(texts, spec.n)
-    buf, offsets = pack([token_bytes(t) for t in texts])
-    return word_batch(buf, offsets, spec.n)
+    return kind_of(spec.kind).text_ids(texts, spec.n)

@@ -4,7 +4,7 @@
 
 - ``corpus.text_is_bytes`` (the scan's shortcut past decoding) only where ``file_text`` returns the bytes;
 - the byte tokenizer's token ids = ``token_id`` of the spec's tokens (NFKC + casefold + ``[^\\W_]+``), for
-  ASCII bytes read as they are and for other text through ``token_bytes``, cut into small pieces;
+  ASCII bytes read as they are and for other text through ``token_bytes`` (the compiled NFKC of ``unitext``);
 - ``lsh.candidate_pairs`` (the banding kernels) = pairs sharing a ``band_keys_numpy`` key, by brute force; ``band_keys`` = numpy's;
 - ``components`` / ``group_min_jaccard`` = plain union-find / all-pairs set Jaccard;
 - the pipeline's id store = ``hash_shingles`` of the same texts, and its signatures = ``sign_ids``.
@@ -42,19 +42,14 @@ def ref_tokens(text: str) -> list[str]:
 def check_tokens(rng: random.Random) -> None:
     alphabet = list("abcXYZ019 Éé ﬁ\u0301\u00a0\u3000\u2028x²_-\n\t\r\x0b\x1c日本ßΣς\u00b4!.,") + [" "] * 6
     ascii_heavy = list("abcdefgXYZ0123 ,.;:-_()\n\t") + [" "] * 8 + ["\n"] * 3
-    old = shingling._CHUNK
-    shingling._CHUNK = 37  # many pieces per text
-    try:
-        for trial in range(6000):
-            pool = alphabet if trial % 2 else ascii_heavy + alphabet[:: 7 if trial % 3 else 3]
-            text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 300 if trial % 5 else 6000)))
-            data = shingling.token_bytes(text)
-            toks, _ = tokenkernels.tokenize_bytes(
-                np.frombuffer(data, np.uint8), np.array([0, len(data)]), tokenkernels.TOKEN_BYTES
-            )
-            assert toks.tolist() == [token_id(w) for w in ref_tokens(text)], repr(text)
-    finally:
-        shingling._CHUNK = old
+    for trial in range(6000):
+        pool = alphabet if trial % 2 else ascii_heavy + alphabet[:: 7 if trial % 3 else 3]
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 300 if trial % 5 else 6000)))
+        data = shingling.token_bytes(text)
+        toks, _ = tokenkernels.tokenize_bytes(
+            np.frombuffer(data, np.uint8), np.array([0, len(data)]), tokenkernels.TOKEN_BYTES
+        )
+        assert toks.tolist() == [token_id(w) for w in ref_tokens(text)], repr(text)
     for _ in range(2000):  # ASCII, every byte value below 128
         data = bytes(rng.randrange(1, 128) for _ in range(rng.randint(0, 200)))
         toks, _ = tokenkernels.tokenize_bytes(

@@ -6,7 +6,7 @@ returns (``threads.wait_for``, so Cancel is seen at once). One dispatcher thread
 process and watches the clock: a worker past ``time_limit`` on one file is killed (the file skipped with that
 reason) and replaced; a worker that dies skips its file with a reason too. Processes start on the first file
 that needs one (a scan of plain text starts none), by ``spawn`` (safe beside threads), and end at ``close``.
-A worker returns the text and, for word shingling, its ``token_bytes`` (the Unicode normalisation, also GIL-bound).
+A worker returns the text and, for word shingling, its ``token_bytes``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -56,6 +57,17 @@ def text_is_bytes(data: bytes, path: str, formats: frozenset[str] | None = None)
     """
     return (
         data.isascii()
+        and b"\x00" not in data
+        and (formats is None or "txt" in formats)
+        and extract.sniff(data, path) == "txt"
+    )
+
+
+def text_is_utf8(data: bytes, path: str, formats: frozenset[str] | None = None) -> bool:
+    """True if the file's text is its bytes decoded as UTF-8, should they be UTF-8 (a plain-text file with no NUL
+    and no byte-order mark: ``decoding.decode`` tries UTF-8 first): the caller checks that they are."""
+    return (
+        not data.startswith(codecs.BOM_UTF8)
         and b"\x00" not in data
         and (formats is None or "txt" in formats)
         and extract.sniff(data, path) == "txt"

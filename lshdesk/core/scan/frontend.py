@@ -4,8 +4,9 @@ Local files are read in one compiled, GIL-free call per batch (``corpus.native``
 changed since the listing, any file on a system that is not POSIX) by system calls and short GIL-holding steps
 (``read_listed``). Shingling and signing are GIL-free compiled kernels (``sign_prepared``). So threads doing
 ``read_and_sign_listed`` on different batches keep the cores busy and never hold the GIL for long. ASCII files go to
-the byte tokenizer as they are; in others only the lines with non-ASCII characters are normalised in Python
-(``shingling.token_bytes``). ``read_batch`` and ``read_and_sign`` do the same for a batch of ``SourceFile`` objects.
+the byte tokenizer as they are; the others are normalised and tokenized together, in one compiled GIL-free call per
+batch (``unitext``), from their bytes where these are UTF-8 and no text is kept (Python decodes the rest).
+``read_batch`` and ``read_and_sign`` do the same for a batch of ``SourceFile`` objects.
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ from lshdesk.core.corpus.extract import sniff
 from lshdesk.core.corpus.listing import Skipped, SourceFile
 from lshdesk.core.corpus.native import AGAIN, PLAIN, READ, Slurped, slurp
 from lshdesk.core.corpus.pool import POOLED, ExtractPool, PoolBroken, extract_job
-from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes
+from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes, text_is_utf8
 from lshdesk.core.corpus.sources import Storage, prefetch
 from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.shingle_kinds import kind_of, shingle_strings
-from lshdesk.core.shingling import ShingleBatch, pack, token_bytes
+from lshdesk.core.shingling import ShingleBatch, pack
 from lshdesk.core.threads import step_back, wait_for
+from lshdesk.core.unitext import token_parts, utf8_token_parts
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
@@ -138,6 +140,8 @@ def read_listed(
         return _plain_batch(list(index), slurped, need_texts)
     got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
+    raw: dict[int, bytes] = {}  # position in ``got`` -> the bytes of a plain-text file, tokenized after the loop
+    decoded: dict[int, str] = {}  # position in ``got`` -> the text, tokenized with the others after the loop
     for j, i in enumerate(index):
         state = slurped.state[j] if slurped is not None else AGAIN
         if state == PLAIN:
@@ -158,11 +162,25 @@ def read_listed(
             elif pool is not None and not pool.broken and sniff(data, path) in POOLED:
                 pending[len(got)] = (pool.submit(data, path, formats, True), data)
                 got.append((i, "", b"", ""))
+            elif not need_texts and text_is_utf8(data, path, formats):  # tokenized from its bytes, if UTF-8
+                raw[len(got)] = data
+                got.append((i, "", b"", ""))
             else:
                 text = file_text(data, path, formats)
-                got.append((i, "", token_bytes(text), text if need_texts else ""))
+                decoded[len(got)] = text
+                got.append((i, "", b"", text if need_texts else ""))
         except NotText as e:
             got.append((i, str(e), b"", ""))
+    for pos, tokens in zip(list(raw), utf8_token_parts(list(raw.values()))):  # one compiled, GIL-free call
+        if tokens is not None:
+            got[pos] = (got[pos][0], "", tokens, "")
+            continue
+        try:  # not UTF-8: decoded as usual (another encoding, or the reason it is not text)
+            decoded[pos] = file_text(raw[pos], paths[got[pos][0]], formats)
+        except NotText as e:
+            got[pos] = (got[pos][0], str(e), b"", "")
+    for pos, tokens in zip(decoded, token_parts(list(decoded.values()))):  # one compiled, GIL-free call
+        got[pos] = (got[pos][0], "", tokens, got[pos][3])
     for pos, (fut, data) in pending.items():
         try:
             reason, answer, tokens = wait_for(fut)

@@ -26,4 +26,4 @@ def test_the_stub_names_every_public_function_and_constant_of_its_module(pyx):
     module = importlib.import_module(f"lshdesk.core.kernels.{pyx.stem}")
     compiled = _public(n for n, v in vars(module).items() if callable(v) or n.isupper())
     compiled -= {"np"}  # the module's own imports
-    assert in_stub == compiled
+    assert _public(in_stub) == compiled
