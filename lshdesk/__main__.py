@@ -3,11 +3,15 @@ as quietly as one during a scan (exit 130, one line), not with a traceback of th
 
 from __future__ import annotations
 
+import os
 import sys
 
 
 def run() -> int:
     """Load the command line and run it; return the exit code."""
+    # lshdesk calls no BLAS: numpy's OpenBLAS need not start a thread and a buffer per core when numpy loads (it
+    # refused to load at all under a 100-200 MB address space, with only its own message)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         from lshdesk.cli import main
     except KeyboardInterrupt:

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lshdesk"
-MAX_LINES = 300
-MAX_MAINWINDOW_LINES = 250
+MAX_LINES = 400  # a module (.py or .pyx); functions stay short instead (below)
+MAX_MAINWINDOW_LINES = 300  # the window arranges panels and wires signals, nothing more
+MAX_FUNCTION_LINES = 60
+# The functions longer than that today, each held to its length: split one and it leaves the list (the test says so)
+LONG_FUNCTIONS = {
+    ("cli.py", "_scan"): 79,
+    ("cli_args.py", "build_parser"): 78,
+    ("core/explore/exact.py", "all_pairs"): 71,
+    ("core/explore/figures.py", "reband"): 73,
+    ("core/persistence/report.py", "to_html"): 64,
+    ("core/persistence/report_svg.py", "scurve_svg"): 64,
+    ("core/scan/frontend.py", "read_listed"): 77,
+    ("gui/learn/experiment_base.py", "__init__"): 67,
+    ("gui/learn/lesson_scurve.py", "__init__"): 84,
+    ("gui/learn/lesson_signatures.py", "__init__"): 74,
+    ("gui/learn/lesson_step.py", "__init__"): 79,
+    ("gui/mainwindow.py", "__init__"): 65,
+    ("gui/menus.py", "build"): 84,
+    ("gui/plots/scurve_plot.py", "__init__"): 73,
+    ("gui/signatures/grid.py", "__init__"): 94,
+    ("gui/widgets/file_options.py", "__init__"): 63,
+    ("gui/widgets/params_panel.py", "__init__"): 90,
+}
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +60,31 @@ def test_the_cycle_check_sees_function_level_imports(graph):
     assert "lshdesk.gui.app" in graph.find_modules_directly_imported_by("lshdesk.cli")
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path", sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx")]), ids=lambda p: str(p.relative_to(PACKAGE))
+)
 def test_files_stay_small(path):
     limit = MAX_MAINWINDOW_LINES if path.name == "mainwindow.py" else MAX_LINES
     assert len(path.read_text(encoding="utf-8").splitlines()) <= limit
+
+
+def _function_lengths() -> dict[tuple[str, str], int]:
+    """The longest function of each (module, name) in the package."""
+    out: dict[tuple[str, str], int] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                key = (str(path.relative_to(PACKAGE)), node.name)
+                out[key] = max(out.get(key, 0), node.end_lineno - node.lineno + 1)
+    return out
+
+
+def test_functions_stay_short():
+    lengths = _function_lengths()
+    too_long = {k: n for k, n in lengths.items() if n > LONG_FUNCTIONS.get(k, MAX_FUNCTION_LINES)}
+    assert too_long == {}, f"split these (at most {MAX_FUNCTION_LINES} lines): {too_long}"
+    shortened = [k for k in LONG_FUNCTIONS if lengths.get(k, 0) <= MAX_FUNCTION_LINES]
+    assert shortened == [], f"now short enough: take them off LONG_FUNCTIONS: {shortened}"
 
 
 def test_every_module_says_its_job():

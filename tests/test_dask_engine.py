@@ -20,8 +20,7 @@ from lshdesk.core.errors import ScanCancelled
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.persistence import export
 from lshdesk.core.scan import pipeline
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
 from lshdesk.distributed import tasks
 from lshdesk.distributed.engine import plan_partitions
 from lshdesk.system import bundled

@@ -18,8 +18,8 @@ import numpy.typing as npt
 from lshdesk.core.hashing import fmix32, fnv1a_utf16, fold32, sha1_hash32
 from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.params import SignatureParams
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import ShingleBatch, hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
+from lshdesk.core.shingling import ShingleBatch
 
 ARTICLE_PRIME = 4294967311  # the smallest prime above 2**32
 _ARTICLE_EMPTY = np.uint64(2**64 - 1)  # stands for the reference's Infinity (a set with no shingles)

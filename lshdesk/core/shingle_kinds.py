@@ -212,3 +212,12 @@ def menu(lessons: bool = False) -> list[str]:
 def shingle_strings(text: str, spec: Shingling) -> set[str]:
     """The document's shingle set as strings (empty for a document with no tokens or characters)."""
     return set(kind_of(spec.kind).strings(text, spec.n))
+
+
+def hash_shingles(texts: Sequence[str], spec: Shingling) -> ShingleBatch:
+    """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes."""
+    if not texts:
+        from lshdesk.core.shingling import empty_batch
+
+        return empty_batch()
+    return kind_of(spec.kind).text_ids(texts, spec.n)

@@ -1,9 +1,10 @@
 """Text to tokens to shingles: NFKC + casefold, tokens are runs of letters and digits.
 
-Two views of the same shingles: ``shingle_kinds.shingle_strings`` gives the set of strings (the definition, used by
-the ``article`` and ``datasketch`` families and by teaching views), ``hash_shingles`` gives each document's set as
-sorted unique 32-bit ids in one flat array (the fast path, used for exact Jaccard and the ``fast`` family),
-computed by the compiled kernels of ``tokenkernels`` from bytes.
+Two views of the same shingles, both reached through the kinds' table: ``shingle_kinds.shingle_strings`` gives the
+set of strings (the definition, used by the ``article`` and ``datasketch`` families and by teaching views),
+``shingle_kinds.hash_shingles`` gives each document's set as sorted unique 32-bit ids in one flat array (the fast
+path, used for exact Jaccard and the ``fast`` family), computed here by the compiled kernels from bytes
+(``tokenkernels``, and ``unitext`` for text that is not ASCII).
 
 Why 32-bit ids: a 100k-document scan keeps every document's ids for exact verification and re-banding; 64-bit
 ids would take 244 MB for 30 M shingles, 32-bit ones half. The price: two distinct shingles share an id with
@@ -29,7 +30,6 @@ from lshdesk.core import unitext
 from lshdesk.core.arrays import ranges
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import tokens as tokenkernels
-from lshdesk.core.shingle_kinds import kind_of  # the table imports this module only when its rows are called
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
@@ -145,10 +145,3 @@ def _char_windows(units: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatc
     units = fmix64(units + np.uint64(0x9E3779B97F4A7C15))
     ids, id_off = tokenkernels.window_ids(units, offsets, n)
     return ShingleBatch(ids, id_off, np.diff(offsets))
-
-
-def hash_shingles(texts: Sequence[str], spec: Shingling) -> ShingleBatch:
-    """Each text's shingle set as sorted unique 32-bit ids, the whole batch in compiled passes."""
-    if not texts:
-        return empty_batch()
-    return kind_of(spec.kind).text_ids(texts, spec.n)

@@ -148,7 +148,7 @@ def sign_stage(root: str, k: int, tool: str, max_docs: int) -> dict:
     from lshdesk.core.corpus.reading import read_text
     from lshdesk.core.minhash import fast_params
     from lshdesk.core.params import ShingleSpec
-    from lshdesk.core.shingling import hash_shingles
+    from lshdesk.core.shingle_kinds import hash_shingles
 
     texts = [read_text(p, 1 << 30) for p in bc.list_files(root)[:max_docs]]
     batch = hash_shingles(texts, ShingleSpec("word", 3))

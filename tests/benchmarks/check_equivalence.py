@@ -118,7 +118,7 @@ def check_groups(rng: np.random.Generator) -> None:
         got = [g.tolist() for g in clustering.groups(n, left, right)]
         assert got == want_groups
     texts = [" ".join(f"w{int(x)}" for x in rng.integers(0, 30, 40)) for _ in range(12)]
-    batch = shingling.hash_shingles(texts, ShingleSpec("word", 2))
+    batch = shingle_kinds.hash_shingles(texts, ShingleSpec("word", 2))
     sets = [shingle_kinds.shingle_strings(t, ShingleSpec("word", 2)) for t in texts]
     comps = [np.array([0, 3, 5, 7]), np.array([1, 2]), np.array([4, 6, 8, 9, 10, 11])]
     got = clustering.group_min_similarity(comps, batch)
@@ -139,7 +139,7 @@ def check_pipeline(rng: np.random.Generator) -> None:
                 f.write(t if t else "...")
         result = run(scan([d], ScanParams(threshold=0.5)))
         kept = [texts[int(os.path.basename(p)[1:5])] for p in result.docs.paths]
-        batch = shingling.hash_shingles(kept, ShingleSpec("word", 3))
+        batch = shingle_kinds.hash_shingles(kept, ShingleSpec("word", 3))
         assert np.array_equal(batch.ids, result.shingles.ids) and np.array_equal(batch.offsets, result.shingles.offsets)
         assert np.array_equal(make_family(result.params.signature).sign_ids(batch), result.signatures)
     print(f"pipeline: store = hash_shingles, signatures = sign_ids ({len(kept)} documents, 2 threads)")

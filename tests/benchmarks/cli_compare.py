@@ -32,7 +32,7 @@ import bench_common as bc  # noqa: E402
 
 HERE = os.path.abspath(__file__)
 REPO = os.path.abspath(os.path.join(os.path.dirname(HERE), "..", ".."))
-UNICODE_DOCS = "/work/shared/corpora/unicode/docs"
+UNICODE_DOCS = os.path.join(REPO, "..", "shared", "corpora", "unicode", "docs")
 DEFAULT_CORPORA = (bc.DEV_DOCS, UNICODE_DOCS)
 SMALL_TEXT = "A small file of a few words, as a user scans one to try the command line.\n"
 

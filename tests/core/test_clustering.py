@@ -13,8 +13,7 @@ from lshdesk.core.clustering import exact_jaccard, groups, min_similarity_in_gro
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs, sign_texts
 from lshdesk.core.params import ShingleSpec, SignatureParams
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
 
 
 def _corpus(seed: int = 1) -> list[str]:

@@ -12,7 +12,7 @@ from core_helpers import make_words, mutate
 from lshdesk.core.clustering import Pairs, exact_jaccard, groups, min_similarity_in_group
 from lshdesk.core.grouping import closest_in_group, lowest_in_groups, strict_groups
 from lshdesk.core.params import ShingleSpec
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles
 
 
 def _random_pairs(seed: int, n_docs: int = 40, n_pairs: int = 120) -> Pairs:

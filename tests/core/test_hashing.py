@@ -85,7 +85,7 @@ def test_sha1_hash32_equals_datasketch():
 
 
 _SNIPPET = (
-    "from lshdesk.core.shingling import hash_shingles; from lshdesk.core.params import ShingleSpec; "
+    "from lshdesk.core.shingle_kinds import hash_shingles; from lshdesk.core.params import ShingleSpec; "
     "b = hash_shingles(['the cat sat on the mat', 'Caf\\u00e9 au lait'], ShingleSpec('word', 2)); "
     "print(b.ids.tolist())"
 )

@@ -23,8 +23,8 @@ from lshdesk.core.minhash import (
     xorshift32_params,
 )
 from lshdesk.core.params import ShingleSpec, SignatureParams
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import ShingleBatch, hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
+from lshdesk.core.shingling import ShingleBatch
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 REF = json.loads((FIXTURES / "article_reference.json").read_text(encoding="utf-8"))

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from lshdesk.core.minhash import estimate, make_family
 from lshdesk.core.params import ShingleSpec, SignatureParams
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import ShingleBatch, hash_shingles, tokenize
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
+from lshdesk.core.shingling import ShingleBatch, tokenize
 
 FAMILIES = ["fast", "article", "datasketch"]
 words = st.text(alphabet=st.characters(categories=["Ll", "Lu", "Nd"]), min_size=1, max_size=8)

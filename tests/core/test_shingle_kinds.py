@@ -14,8 +14,7 @@ from lshdesk.core.passages import _shingle_spans, compare_files
 from lshdesk.core.scan.estimate import Estimate
 from lshdesk.core.scan.frontend import read_listed, sign_prepared
 from lshdesk.core.scan.pipeline import run, scan
-from lshdesk.core.shingle_kinds import KINDS, kind_of, shingle_strings
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import KINDS, hash_shingles, kind_of, shingle_strings
 
 # ASCII, non-ASCII (NFKC, casefold), runs of whitespace, a repeat: what each kind's rules must agree on
 TEXTS = [

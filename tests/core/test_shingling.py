@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from lshdesk.core.errors import ParamError
 from lshdesk.core.params import ShingleSpec
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import char_text, hash_shingles, normalize, tokenize
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
+from lshdesk.core.shingling import char_text, normalize, tokenize
 
 # The reference definition (the dev corpus README's, verbatim).
 _REF_TOKEN = re.compile(r"[^\W_]+")

@@ -15,7 +15,8 @@ from lshdesk.core.errors import NotText
 from lshdesk.core.kernels import utext
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scan.frontend import read_listed
-from lshdesk.core.shingling import char_batch, char_text, hash_shingles, pack, token_bytes, tokenize, word_batch
+from lshdesk.core.shingle_kinds import hash_shingles
+from lshdesk.core.shingling import char_batch, char_text, pack, token_bytes, tokenize, word_batch
 
 CORPORA = Path(__file__).parents[2].parent / "shared" / "corpora"  # beside the clone, as tests/conftest.py looks
 EVERY = [chr(c) for c in range(0x110000)]  # surrogates too: an extractor's text may hold them

@@ -72,6 +72,7 @@ def test_tab_walks_the_dock_then_the_tour_and_the_view_in_order(qtbot, active, c
         f.exclude,
         f.all_files,
         f.max_mb,
+        f.follow_links,
         p.scan_button,
     ]  # bands and rows are off while 'auto' is ticked
     assert cycle[: len(dock)] == dock

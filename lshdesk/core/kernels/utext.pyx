@@ -6,11 +6,9 @@ of each document of a batch, from tables generated at build time from the buildi
 decomposition from the table, Hangul by arithmetic) into a segment, which is cut before each SAFE code point
 (a starter nothing before can compose with or be reordered past); each segment is put in canonical order
 (stable, by combining class), composed (primary composites only), and each of its code points casefolded and
-classified (``isalnum`` makes tokens; ``isspace`` runs become one space, none at either end). As in the
-reference, the casefolded text is not normalised again. The input may hold surrogates encoded as three bytes
-(``str.encode("utf-8", "surrogatepass")``): they pass through as the reference leaves them (not letters, not
-spaces). A document whose bytes are not UTF-8 is marked bad and yields nothing (``unitext`` refuses or decodes it).
-"""
+classified (``isalnum`` makes tokens; ``isspace`` runs become one space, none at either end). As in the reference,
+the casefolded text is not normalised again. Surrogates (``surrogatepass``) pass through as in the reference (not
+letters, not spaces). A document whose bytes are not UTF-8 is marked bad (``unitext`` refuses or decodes it)."""
 
 from libc.stdint cimport int64_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc

@@ -28,8 +28,7 @@ from lshdesk.core.minhash import ARTICLE_PRIME, make_family
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import Progress, run  # noqa: F401  (re-exported: run drives an experiment as a scan)
 from lshdesk.core.scurve import presets, probability
-from lshdesk.core.shingle_kinds import shingle_strings
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
 from lshdesk.core.teaching.lessons import WORDS, all_pairs, is_similar, jaccard_matrix
 
 KS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256)

@@ -24,8 +24,7 @@ from lshdesk.core.hashing import fnv1a_utf16
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import ARTICLE_PRIME, sign_texts, xorshift32_params
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.shingle_kinds import kind_of, shingle_strings
-from lshdesk.core.shingling import hash_shingles
+from lshdesk.core.shingle_kinds import hash_shingles, kind_of, shingle_strings
 
 # --- the article's token-toggle demo -------------------------------------------------------------------------------
 UNIVERSE: tuple[str, ...] = (

@@ -81,6 +81,7 @@ class FileOptions(QWidget):
         row2.addWidget(self.max_mb, 1)
         lay.addLayout(row2)
         lay.addWidget(self.follow_links)
+        QWidget.setTabOrder(self.max_mb, self.follow_links)  # Tab as the eye reads: the cap's row, then this one
         for edit in (self.exclude, self.include, self.max_mb):
             edit.editingFinished.connect(self.changed)
         self.all_files.toggled.connect(self.changed)

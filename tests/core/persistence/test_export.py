@@ -92,8 +92,9 @@ def test_json(folder, result):
         "shingle": "word:3",
         "bands": result.banding.bands,
         "rows": result.banding.rows,
+        "scheme": result.scheme_note,
     }
-    assert result.banding.bands * result.banding.rows <= 128
+    assert result.banding.bands * result.banding.rows <= 128 and doc["params"]["scheme"].startswith("bands x rows")
     assert sorted(d["path"] for d in doc["documents"]) == sorted(texts)
     for d in doc["documents"]:
         assert set(d) == {"path", "shingles"} and d["shingles"] == len(shingle_strings(texts[d["path"]], SPEC))

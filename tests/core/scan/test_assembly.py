@@ -35,19 +35,20 @@ def test_results_and_documents_are_built_by_keyword_only():
 
 
 def test_a_result_is_the_signed_corpus_the_scheme_and_what_the_pair_stage_found():
-    assert _names(ScanResult) == _names(SignedCorpus) | _names(Found) | {"banding"}
+    assert _names(ScanResult) == _names(SignedCorpus) | _names(Found) | {"banding", "scheme_note"}
 
 
 def test_the_assembly_carries_every_field_over(folder):
     corpus = run(signed_corpus([folder], ScanParams()))
     z = np.zeros(0, np.int64)
     found = Found(candidates=object(), pairs=object(), groups=[z], group_min=np.ones(1))  # type: ignore[arg-type]
-    result = assemble(corpus, Banding(2, 3), found, seconds=9.0, stage_seconds={"x": 1.0})
+    result = assemble(corpus, Banding(2, 3), found, seconds=9.0, stage_seconds={"x": 1.0}, scheme_note="why")
     for name in _names(SignedCorpus) - {"seconds", "stage_seconds"}:
         assert getattr(result, name) is getattr(corpus, name), name
     for name in _names(Found):
         assert getattr(result, name) is getattr(found, name), name
     assert (result.banding, result.seconds, result.stage_seconds) == (Banding(2, 3), 9.0, {"x": 1.0})
+    assert result.scheme_note == "why"
 
 
 def test_a_query_signs_the_corpus_and_looks_for_no_pairs(folder):

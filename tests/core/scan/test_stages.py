@@ -94,7 +94,7 @@ def test_each_stage_reports_its_own_unit_with_a_real_total(tmp_path):
 def test_the_candidate_estimate_from_a_sample_is_close(monkeypatch):
     texts = _texts(1600, seed=8)
     sigs = sign_texts(texts, CHAR5)
-    from lshdesk.core.shingling import hash_shingles
+    from lshdesk.core.shingle_kinds import hash_shingles
 
     shingles = hash_shingles(texts, CHAR5.shingle)
     banding = optimal_banding(0.3, 128, 0.05, 0.95)
@@ -113,7 +113,7 @@ def test_the_candidate_estimate_from_a_sample_is_close(monkeypatch):
 def test_a_scan_the_join_will_verify_is_timed_by_the_join(monkeypatch):
     texts = _texts(1600, seed=8)
     sigs = sign_texts(texts, CHAR5)
-    from lshdesk.core.shingling import hash_shingles
+    from lshdesk.core.shingle_kinds import hash_shingles
 
     shingles = hash_shingles(texts, CHAR5.shingle)
     banding = optimal_banding(0.3, 128, 0.05, 0.95)
