@@ -30,6 +30,7 @@ import threading
 from lshdesk.cli_args import build_parser
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
+from lshdesk.core.persistence.atomic import ReaderGone
 from lshdesk.system import commands
 
 
@@ -141,6 +142,17 @@ def _command(args: argparse.Namespace) -> int:
     return {"scan": _scan, "signature": _signature, "query": query}[args.command](args)
 
 
+def _reader_gone() -> int:
+    """Standard output's reader left: say nothing more (later writes and the flush at exit go nowhere), exit 0."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no standard output at all: nothing left to quiet
+        pass
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     if getattr(sys, "frozen", False):  # a frozen build: a spawned extraction process starts here, and runs its job
@@ -162,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         return off_main(lambda: _command(args), args.cancel)  # compiled work never on the main thread
     except (KeyboardInterrupt, ScanCancelled):  # the command cancels only on Ctrl+C
         return end_now(fail("interrupted", 130), argv)
+    except (BrokenPipeError, ReaderGone):  # the reader stopped early (`| head`): silence and success, as ripgrep does
+        return _reader_gone()
     except LshdeskError as e:
         return commands.refused(e)
     except Exception as e:  # memory ran out (exit 1, in the README), or last resort: one line (traceback: --debug)

@@ -10,7 +10,6 @@ import platform
 import sys
 import textwrap
 import traceback
-from importlib import metadata
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -19,10 +18,10 @@ from lshdesk.system import logs
 from lshdesk.terminal import emit, fail
 
 EXIT_CODES = (
-    (0, "success (also when no pair is found)"),
+    (0, "success (also when no pair is found, and when a reader stops early: `| head` ends lshdesk quietly)"),
     (
         1,
-        "the output could not be written whole (full disk, file size limit, closed or broken standard output), "
+        "the output could not be written whole (full disk, file size limit, closed standard output), "
         "a file could not be read, memory ran out, or an unexpected error (its traceback is in the log file)",
     ),
     (2, "the command line or its input is wrong: an unknown option, a bad value, a missing folder"),
@@ -81,6 +80,8 @@ def version_text(verbose: bool) -> str:
     """``lshdesk X``; verbose: the versions lshdesk runs with and where it keeps its files."""
     if not verbose:
         return f"lshdesk {__version__}"
+    from importlib import metadata  # ~20-45 ms: only --version --verbose reads installed versions
+
     from lshdesk.core.scan.cache import default_path
     from lshdesk.system import bundled
 

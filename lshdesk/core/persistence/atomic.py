@@ -28,6 +28,10 @@ class OutputError(LshdeskError, OSError):
         self.strerror = reason or message
 
 
+class ReaderGone(OutputError):
+    """Standard output's reader went away before the end (a pipe closed: ``| head``): the command stops quietly."""
+
+
 def _reason(e: OSError) -> str:
     return e.strerror or str(e) or type(e).__name__
 
@@ -132,7 +136,7 @@ def write_stream(stream: BinaryIO, data: bytes, what: str = "standard output") -
         write_all(stream, data) if isinstance(data, bytes) else stream.write(data)
         stream.flush()
     except BrokenPipeError:
-        raise OutputError(f"{what} was closed before the output was complete (broken pipe)") from None
+        raise ReaderGone(f"{what} was closed before the output was complete (broken pipe)") from None
     except OSError as e:
         raise OutputError(f"cannot write to {what}: {_reason(e)}; the output is incomplete") from None
     except ValueError as e:  # a closed stream
