@@ -22,12 +22,12 @@ from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.params import Banding
+from lshdesk.core.scan.estimate import THREADS  # verification's threads
 from lshdesk.core.scurve import probability
 from lshdesk.core.shingling import ShingleBatch
 
 SAMPLE_DOCS = 600  # documents sampled (every document below this many): 1,500 took 0.63 s on the unicode corpus
 BUDGET_SECONDS = 0.5  # verification a more recall-friendly scheme may cost the scan (two threads)
-THREADS = 2  # verification runs on two threads (scan.verify)
 # one exact comparison costs about this per id of the two sets (the probe kernel, one thread: 1.33 ns on the unicode
 # corpus's 200,906 candidates at 42 x 3, 2.13 ns on the dev corpus's 614; AMD EPYC 2026-12-01). A model, not a
 # timing: the same corpus and seed choose the same scheme on every machine and every run.
@@ -47,11 +47,14 @@ class SchemeChoice:
     optimum_recall: float
     true_pairs: int  # the sample's pairs >= threshold
     seconds: float  # expected verification time of ``banding`` on the whole corpus
+    tried: bool = True  # False: no scheme with fewer rows was worth a look at this threshold (none is tried)
 
     def reason(self) -> str:
         """One sentence for the scan's report."""
         b, r = self.banding.bands, self.banding.rows
         if self.banding == self.optimum:
+            if not self.tried:
+                return f"bands x rows {b} x {r}: the S-curve optimum"
             if not self.true_pairs:
                 return f"bands x rows {b} x {r}: the S-curve optimum (the sample holds no pair at the threshold)"
             return f"bands x rows {b} x {r}: the S-curve optimum, expected recall {self.recall:.3f} on the sample"
@@ -108,7 +111,7 @@ def choose_on_sample(
     k = sub.shape[1]
     r_pool = _pool_rows(threshold, k)
     if r_pool >= optimum.rows or r_pool < 2:  # nothing to gain, or a pool of nearly every pair (t <= ~0.3)
-        return SchemeChoice(optimum, optimum, float("nan"), float("nan"), 0, 0.0)
+        return SchemeChoice(optimum, optimum, float("nan"), float("nan"), 0, 0.0, tried=False)
     m_ref = 0 if sub_ref is None else int(sub_ref.sum())
     scale = _pairs(n_docs, n_ref, sub_ref is not None) / max(_pairs(len(sub), m_ref, sub_ref is not None), 1)
     j = _true_similarities(sub, batch, threshold, Banding(k // r_pool, r_pool), sub_ref)
