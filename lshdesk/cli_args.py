@@ -156,4 +156,5 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("--format", choices=("json",), default="json")
     add_query_parser(sub, _add_signature_options, _positive)
     commands.add_commands(sub)  # completion, install-desktop
+    commands.debug_anywhere(sub)
     return parser
