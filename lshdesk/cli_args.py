@@ -126,7 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
     )
     s.add_argument(
-        "--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report"
+        "--format",
+        choices=("csv", "json", "html"),
+        default="csv",
+        help="csv (the default), json, or a self-contained html report",
     )
     s.add_argument(
         "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
@@ -153,7 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     sig = sub.add_parser("signature", help="print the MinHash signatures of files")
     sig.add_argument("files", nargs="+", metavar="FILE")
     _add_signature_options(sig)
-    sig.add_argument("--format", choices=("json",), default="json")
+    sig.add_argument("--format", choices=("json",), default="json", help="json (the default, and the only one)")
+    sig.add_argument(
+        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
+    )
+    sig.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     add_query_parser(sub, _add_signature_options, _positive)
     commands.add_commands(sub)  # completion, install-desktop
     commands.debug_anywhere(sub)

@@ -45,8 +45,9 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
-def not_a_file(path: str) -> str | None:
-    """Why ``path`` cannot be read as a document ("no such file", a folder, a device...), or None for a file."""
+def not_a_file(path: str, folder_hint: str = "give a text file") -> str | None:
+    """Why ``path`` cannot be read as a document ("no such file", a folder, a device...), or None for a file;
+    a folder's message ends with ``folder_hint`` (what to do with it)."""
     import stat
 
     try:
@@ -58,6 +59,8 @@ def not_a_file(path: str) -> str | None:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device (a disk)"))
     kinds += ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISSOCK, "a socket"))
     what = next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+    if what == "a folder":
+        return f"{path} is a folder, not a file: {folder_hint}"
     return f"{path} is {what}, not a file: give a text file" if what else None
 
 
