@@ -28,11 +28,18 @@ if os.path.basename(sys.argv[0] if sys.argv else "").startswith("lshdesk"):  # t
     signal.signal(signal.SIGINT, early_interrupts)
 
 
+_progress_shown = [False]  # a progress line is on the terminal, not yet ended: the next message starts below it
+
+
 def say(text: str, end: str = "\n") -> None:
-    """Write to standard error; when it is closed, say nothing (never into standard output)."""
+    """Write to standard error, on a line of its own below a progress line; when it is closed, say nothing (never
+    into standard output). ``end=""`` draws a progress line."""
     err = sys.stderr
     if err is None:
         return
+    if _progress_shown[0] and end:  # 'lshdesk: error: interrupted' went on at the end of the progress line
+        text = "\n" + text
+    _progress_shown[0] = not end
     try:
         err.write(text + end)
         err.flush()
@@ -156,7 +163,7 @@ def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
         if cancel is not None and cancel.is_set():
             return
         if p.warning and not quiet:
-            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
+            say(f"lshdesk: warning: {p.warning}")
         now = time.monotonic()
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
@@ -169,8 +176,9 @@ def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
     finally:
         gen.close()
     check_cancel(cancel)
-    if show:
-        say("")
+    if _progress_shown[0]:
+        _progress_shown[0] = False
+        say("")  # ends the progress line
     return result
 
 

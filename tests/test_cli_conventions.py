@@ -131,3 +131,61 @@ def test_an_unclosed_ipv6_bracket_is_a_malformed_address_not_a_missing_host():
         assert "not a scheduler address" in str(e.value) and "no host" not in str(e.value)
     assert "malformed host" in str(pytest.raises(ClusterError, check_address, "tcp://[::1").value)
     assert check_address("tcp://[::1]:8786") == ("tcp", "::1", 8786)
+
+
+def test_a_message_after_a_progress_line_starts_on_a_line_of_its_own(monkeypatch):
+    import io
+
+    from lshdesk import terminal
+
+    err = io.StringIO()
+    monkeypatch.setattr(terminal.sys, "stderr", err)
+    monkeypatch.setattr(terminal, "_progress_shown", [False])
+    terminal.say("\rListing files: 3,000 files     0.2 s\033[K", end="")
+    terminal.fail("interrupted", 130)  # what Ctrl+C in the middle of a scan says
+    terminal.say("lshdesk: next")
+    lines = ["\rListing files: 3,000 files     0.2 s\033[K", "lshdesk: error: interrupted", "lshdesk: next", ""]
+    assert err.getvalue().split("\n") == lines
+
+
+def _on_a_terminal(argv: list[str], cwd) -> bytes:
+    """What ``lshdesk argv`` writes to a terminal (a pty for standard input, output and error), NO_COLOR=1."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    main, child = pty.openpty()
+    p = subprocess.Popen(
+        [sys.executable, "-m", "lshdesk", *argv], stdin=child, stdout=child, stderr=child, env=env, cwd=cwd
+    )
+    os.close(child)
+    out, deadline = b"", time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if select.select([main], [], [], 1)[0]:
+            try:
+                data = os.read(main, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            out += data
+        elif p.poll() is not None:
+            break
+    p.wait(timeout=30)
+    os.close(main)
+    return out
+
+
+@pytest.mark.parametrize(
+    "argv", [["scan", "a"], ["query", "q.txt", "--in", "a"], ["signature", "q.txt"], ["scan", "x"]]
+)
+def test_no_stray_colour_reset_reaches_the_terminal(argv, tmp_path):
+    _tree(tmp_path)
+    out = _on_a_terminal(argv, tmp_path)
+    assert b"lshdesk" in out or b"signatures" in out  # it ran, and spoke to the terminal
+    assert b"\x1b[0m" not in out and b"\x1b[" not in out.replace(b"\x1b[K", b"")  # only the progress line's erase
