@@ -28,6 +28,7 @@ import sys
 import threading
 
 from lshdesk.cli_args import build_parser
+from lshdesk.cli_storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
@@ -36,7 +37,7 @@ from lshdesk.system import commands
 
 
 def _scan(args: argparse.Namespace) -> int:
-    from lshdesk.core.corpus.sources import is_url, same_root
+    from lshdesk.core.corpus.sources import same_root
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scurve import scan_banding
@@ -49,11 +50,8 @@ def _scan(args: argparse.Namespace) -> int:
         return fail("standard output is closed: give a file with -o FILE", 1)
     if (args.bands is None) != (args.rows is None):
         return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
-    for p in list(args.paths) + list(args.reference):
-        if not is_url(p) and not os.path.exists(p):  # a URL is checked when it is listed
-            return fail(f"no such folder or file: {p}")
-    if args.storage_option and not any(is_url(p) for p in list(args.paths) + list(args.reference)):
-        say("lshdesk: warning: --storage-option is for URLs (s3://, gs://, abfs://): ignored for local paths")
+    if why := check_scan_paths(list(args.paths) + list(args.reference), args.storage_option):
+        return fail(why)
     same = same_root  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]

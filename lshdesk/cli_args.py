@@ -79,6 +79,18 @@ def _add_signature_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_signature_parser(sub) -> None:
+    """The ``signature`` subcommand: the signatures of files, as JSON, on standard output or in ``-o FILE``."""
+    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
+    sig.add_argument("files", nargs="+", metavar="FILE")
+    _add_signature_options(sig)
+    sig.add_argument("--format", choices=("json",), default="json", help="json (the default, and the only one)")
+    sig.add_argument(
+        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
+    )
+    sig.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
     commands.add_global_options(parser)  # --version [--verbose], --debug, the exit codes in --help
@@ -126,10 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
     )
     s.add_argument(
-        "--format",
-        choices=("csv", "json", "html"),
-        default="csv",
-        help="csv (the default), json, or a self-contained html report",
+        "--format", choices=("csv", "json", "html"), default="csv", help="csv (the default), json, or an html report"
     )
     s.add_argument(
         "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
@@ -153,15 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --scheduler: how long to wait for it to answer (default 10)",
     )
 
-    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
-    sig.add_argument("files", nargs="+", metavar="FILE")
-    _add_signature_options(sig)
-    sig.add_argument("--format", choices=("json",), default="json", help="json (the default, and the only one)")
-    sig.add_argument(
-        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
-    )
-    sig.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    _add_signature_parser(sub)
     add_query_parser(sub, _add_signature_options, _positive)
     commands.add_commands(sub)  # completion, install-desktop
-    commands.debug_anywhere(sub)
+    commands.debug_anywhere(sub)  # after every subcommand
     return parser
