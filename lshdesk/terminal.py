@@ -74,7 +74,7 @@ def not_a_file(path: str, folder_hint: str = "give a text file") -> str | None:
 def emit(text: str, output: str | None) -> int:
     """Write the output (atomically to a file, or to standard output when ``output`` is None or ``-``, checked);
     0, or 1 with a one-line message."""
-    from lshdesk.core.persistence.atomic import OutputError, write_atomic, write_stream
+    from lshdesk.core.persistence.atomic import OutputError, ReaderGone, write_atomic, write_stream
 
     output = None if output == "-" else output
     try:
@@ -85,6 +85,8 @@ def emit(text: str, output: str | None) -> int:
         else:
             buffer = getattr(sys.stdout, "buffer", None)
             write_stream(buffer or sys.stdout, text.encode("utf-8") if buffer else text)  # type: ignore[arg-type]
+    except ReaderGone:  # `| head` wanted no more: cli.main ends the command quietly with exit 0
+        raise
     except OutputError as e:
         if not output and sys.stdout is not None:
             _silence_stdout()
