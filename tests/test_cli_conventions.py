@@ -189,3 +189,11 @@ def test_no_stray_colour_reset_reaches_the_terminal(argv, tmp_path):
     out = _on_a_terminal(argv, tmp_path)
     assert b"lshdesk" in out or b"signatures" in out  # it ran, and spoke to the terminal
     assert b"\x1b[0m" not in out and b"\x1b[" not in out.replace(b"\x1b[K", b"")  # only the progress line's erase
+
+
+def test_query_in_with_two_paths_says_to_repeat_in(tmp_path, capsys):
+    query = _tree(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["query", str(query), "--in", str(tmp_path / "a"), str(tmp_path / "b")])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "unrecognized arguments" in err and "repeat it, --in A --in B" in err
