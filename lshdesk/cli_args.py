@@ -17,7 +17,7 @@ MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a
 
 
 class _Parser(argparse.ArgumentParser):
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         self._argv = sys.argv[1:] if args is None else list(args)  # for error's hint
         return super().parse_args(args, namespace)
 
