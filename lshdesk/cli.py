@@ -28,14 +28,16 @@ import sys
 import threading
 
 from lshdesk.cli_args import build_parser
+from lshdesk.cli_storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
+from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence.atomic import ReaderGone
 from lshdesk.system import commands
 
 
 def _scan(args: argparse.Namespace) -> int:
-    from lshdesk.core.corpus.sources import is_url, same_root
+    from lshdesk.core.corpus.sources import same_root
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scurve import scan_banding
@@ -48,9 +50,8 @@ def _scan(args: argparse.Namespace) -> int:
         return fail("standard output is closed: give a file with -o FILE", 1)
     if (args.bands is None) != (args.rows is None):
         return fail("--bands and --rows go together (or leave both out to choose them for the threshold)")
-    for p in list(args.paths) + list(args.reference):
-        if not is_url(p) and not os.path.exists(p):  # a URL is checked when it is listed
-            return fail(f"no such folder or file: {p}")
+    if why := check_scan_paths(list(args.paths) + list(args.reference), args.storage_option):
+        return fail(why)
     same = same_root  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
@@ -106,7 +107,7 @@ def _scan(args: argparse.Namespace) -> int:
         say(
             f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate pairs, "
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
-            f"(bands x rows {result.banding}, {result.seconds:.2f} s)"
+            f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
         )
         if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
             say(f"lshdesk: {result.scheme_note}")
@@ -121,11 +122,11 @@ def _signature(args: argparse.Namespace) -> int:
     from lshdesk.core.minhash import sign_texts
     from lshdesk.core.pathnames import name_fields
 
-    if sys.stdout is None:
-        return fail("standard output is closed: redirect it to a file", 1)
+    if args.output in (None, "", "-") and sys.stdout is None:
+        return fail("standard output is closed: give a file with -o FILE", 1)
     texts = []
     for path in args.files:
-        if why := not_a_file(path):
+        if why := not_a_file(path, f"give the files in it ({os.path.join(path, '*.txt')}), or: lshdesk scan {path}"):
             return fail(why)
         try:
             texts.append(read_text(path, 2**31))
@@ -133,7 +134,10 @@ def _signature(args: argparse.Namespace) -> int:
             return fail(f"{path}: {e}", 1)
     sigs = sign_texts(texts, SignatureParams(args.shingle, args.family, args.num_perm, args.seed))
     out = {"signatures": [{**name_fields(p), "values": row.tolist()} for p, row in zip(args.files, sigs)]}
-    return emit(json.dumps(out) + "\n", None)
+    code = emit(json.dumps(out) + "\n", args.output)
+    if not code and not args.quiet and args.output not in (None, "", "-"):
+        say(f"lshdesk: {plural(len(args.files), 'signature')} (k = {args.num_perm}) written to {args.output}")
+    return code
 
 
 def _command(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from lshdesk.cli_query import add_measure_option, add_query_parser
 from lshdesk.cli_storage import add_storage_option
@@ -16,7 +17,13 @@ MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a
 
 
 class _Parser(argparse.ArgumentParser):
+    def parse_args(self, args=None, namespace=None):
+        self._argv = sys.argv[1:] if args is None else list(args)  # for error's hint
+        return super().parse_args(args, namespace)
+
     def error(self, message: str) -> None:  # one line, exit 2 (argparse prints the whole usage)
+        if message.startswith("unrecognized arguments") and "--in" in getattr(self, "_argv", ()):
+            message += " (--in takes one path: repeat it, --in A --in B)"  # 'query FILE --in A B', as it once was
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -79,6 +86,18 @@ def _add_signature_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_signature_parser(sub) -> None:
+    """The ``signature`` subcommand: the signatures of files, as JSON, on standard output or in ``-o FILE``."""
+    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
+    sig.add_argument("files", nargs="+", metavar="FILE")
+    _add_signature_options(sig)
+    sig.add_argument("--format", choices=("json",), default="json", help="json (the default, and the only one)")
+    sig.add_argument(
+        "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
+    )
+    sig.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
     commands.add_global_options(parser)  # --version [--verbose], --debug, the exit codes in --help
@@ -126,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--cache-dir", metavar="DIR", help="where the signature cache lives (default: the user's cache folder)"
     )
     s.add_argument(
-        "--format", choices=("csv", "json", "html"), default="csv", help="csv, json, or a self-contained html report"
+        "--format", choices=("csv", "json", "html"), default="csv", help="csv (the default), json, or an html report"
     )
     s.add_argument(
         "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
@@ -150,10 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --scheduler: how long to wait for it to answer (default 10)",
     )
 
-    sig = sub.add_parser("signature", help="print the MinHash signatures of files")
-    sig.add_argument("files", nargs="+", metavar="FILE")
-    _add_signature_options(sig)
-    sig.add_argument("--format", choices=("json",), default="json")
+    _add_signature_parser(sub)
     add_query_parser(sub, _add_signature_options, _positive)
     commands.add_commands(sub)  # completion, install-desktop
+    commands.debug_anywhere(sub)  # after every subcommand
     return parser

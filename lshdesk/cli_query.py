@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from lshdesk.core.errors import LshdeskError, ScanCancelled
+from lshdesk.core.humanize import summary_seconds
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
 from lshdesk.terminal import drive, emit, fail, not_a_file, say
 
@@ -37,7 +38,14 @@ def add_query_parser(sub, add_signature_options: Callable, positive: Callable) -
     """The ``query`` subcommand, with the scan's signature options (``add_signature_options``)."""
     q = sub.add_parser("query", help="rank the documents of folders by their similarity to given files")
     q.add_argument("files", nargs="+", metavar="FILE", help="the query documents")
-    q.add_argument("--in", dest="inside", nargs="+", required=True, metavar="PATH", help="folders (or files) to search")
+    q.add_argument(  # one path per --in: with nargs="+" it took the query files after it too (--in DIR FILE)
+        "--in",
+        dest="inside",
+        action="append",
+        required=True,
+        metavar="PATH",
+        help="a folder (or file) to search; repeat for more: --in A --in B",
+    )
     q.add_argument("--top", "-n", type=positive, default=10, metavar="N", help="matches per query (default 10)")
     q.add_argument(
         "--min-similarity", type=_fraction, default=0.0, metavar="S", help="list only matches at >= S (default 0)"
@@ -80,20 +88,20 @@ def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: Sca
     if not code and not args.quiet:
         say(
             f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate "
-            f"pairs, {len(result.pairs)} pairs with containment >= {params.threshold} ({result.seconds:.2f} s)"
+            f"pairs, {len(result.pairs)} pairs with containment >= {params.threshold} ({summary_seconds(result.seconds)})"
         )
     return code
 
 
 def query(args: argparse.Namespace) -> int:
-    """``lshdesk query FILE... --in PATH...``: each file's best matches in the folders, exact, best first."""
+    """``lshdesk query FILE... --in PATH [--in PATH...]``: each file's best matches in the folders, exact, best first."""
     from lshdesk.core.query.corpus import sign_files, signed_corpus
     from lshdesk.core.query.export import query_csv, query_json
     from lshdesk.core.query.rank import rank
     from lshdesk.core.scan.pipeline import cached_scan
 
     for p in args.files:
-        if why := not_a_file(p):
+        if why := not_a_file(p, f"search it with --in {p}, and give the query as a file"):
             return fail(why)
     for p in args.inside:
         if not os.path.exists(p):
@@ -141,6 +149,6 @@ def query(args: argparse.Namespace) -> int:
     if not code and not args.quiet:
         say(
             f"lshdesk: {len(args.files)} quer{'y' if len(args.files) == 1 else 'ies'} against {len(result.docs)} documents "
-            f"(signed in {result.seconds:.2f} s, ranked in {seconds * 1000:.1f} ms)"
+            f"(signed in {summary_seconds(result.seconds)}, ranked in {summary_seconds(seconds)})"
         )
     return code

@@ -28,11 +28,18 @@ if os.path.basename(sys.argv[0] if sys.argv else "").startswith("lshdesk"):  # t
     signal.signal(signal.SIGINT, early_interrupts)
 
 
+_progress_shown = [False]  # a progress line is on the terminal, not yet ended: the next message starts below it
+
+
 def say(text: str, end: str = "\n") -> None:
-    """Write to standard error; when it is closed, say nothing (never into standard output)."""
+    """Write to standard error, on a line of its own below a progress line; when it is closed, say nothing (never
+    into standard output). ``end=""`` draws a progress line."""
     err = sys.stderr
     if err is None:
         return
+    if _progress_shown[0] and end:  # 'lshdesk: error: interrupted' went on at the end of the progress line
+        text = "\n" + text
+    _progress_shown[0] = not end
     try:
         err.write(text + end)
         err.flush()
@@ -45,8 +52,9 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
-def not_a_file(path: str) -> str | None:
-    """Why ``path`` cannot be read as a document ("no such file", a folder, a device...), or None for a file."""
+def not_a_file(path: str, folder_hint: str = "give a text file") -> str | None:
+    """Why ``path`` cannot be read as a document ("no such file", a folder, a device...), or None for a file;
+    a folder's message ends with ``folder_hint`` (what to do with it)."""
     import stat
 
     try:
@@ -58,13 +66,15 @@ def not_a_file(path: str) -> str | None:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device (a disk)"))
     kinds += ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISSOCK, "a socket"))
     what = next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+    if what == "a folder":
+        return f"{path} is a folder, not a file: {folder_hint}"
     return f"{path} is {what}, not a file: give a text file" if what else None
 
 
 def emit(text: str, output: str | None) -> int:
     """Write the output (atomically to a file, or to standard output when ``output`` is None or ``-``, checked);
     0, or 1 with a one-line message."""
-    from lshdesk.core.persistence.atomic import OutputError, write_atomic, write_stream
+    from lshdesk.core.persistence.atomic import OutputError, ReaderGone, write_atomic, write_stream
 
     output = None if output == "-" else output
     try:
@@ -75,6 +85,8 @@ def emit(text: str, output: str | None) -> int:
         else:
             buffer = getattr(sys.stdout, "buffer", None)
             write_stream(buffer or sys.stdout, text.encode("utf-8") if buffer else text)  # type: ignore[arg-type]
+    except ReaderGone:  # `| head` wanted no more: cli.main ends the command quietly with exit 0
+        raise
     except OutputError as e:
         if not output and sys.stdout is not None:
             _silence_stdout()
@@ -153,7 +165,7 @@ def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
         if cancel is not None and cancel.is_set():
             return
         if p.warning and not quiet:
-            say(("\n" if show else "") + f"lshdesk: warning: {p.warning}")
+            say(f"lshdesk: warning: {p.warning}")
         now = time.monotonic()
         if show and (now - last[0] > 0.1 or p.stage == "done"):
             last[0] = now
@@ -166,8 +178,9 @@ def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
     finally:
         gen.close()
     check_cancel(cancel)
-    if show:
-        say("")
+    if _progress_shown[0]:
+        _progress_shown[0] = False
+        say("")  # ends the progress line
     return result
 
 

@@ -65,7 +65,17 @@ def _listener(greeting: bytes | None):
 
 @pytest.mark.parametrize(
     "address",
-    ["foo://1.2.3.4:5", "tcp://", "tcp://host", "tcp://host:99999", "tcp://host:0", "tcp://h:8786/x", ":8786"],
+    [
+        "foo://1.2.3.4:5",
+        "tcp://",
+        "tcp://host",
+        "tcp://host:99999",
+        "tcp://host:0",
+        "tcp://h:8786/x",
+        ":8786",
+        "tcp://[::1",
+        "tcp://::1:8786",
+    ],
 )
 def test_a_malformed_address_is_refused_at_once(address, folder, capsys):
     with pytest.raises(ClusterError):

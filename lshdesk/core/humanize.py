@@ -40,3 +40,10 @@ def human_seconds(s: float) -> str:
     if s < 5400:
         return f"{s / 60:.0f} min"
     return f"{s / 3600:.1f} h"
+
+
+def summary_seconds(s: float) -> str:
+    """A measured duration, always in seconds (one unit across a line): '< 0.01 s', '0.50 s', '5.42 s', '125 s'."""
+    if s < 0.005:  # what rounds to 0.00 (a ranking of a few documents takes ~1 ms)
+        return "< 0.01 s"
+    return f"{s:.2f} s" if s < 100 else f"{s:.0f} s"

@@ -50,6 +50,11 @@ def check_address(address: str) -> tuple[str, str, int]:
         raise ClusterError(
             f"{address!r} is not a scheduler address lshdesk can use: give tcp:// or tls://, e.g. {EXAMPLE}"
         )
+    if "[" in host or "]" in host or (":" in host and not rest.startswith("[")):  # 'tcp://[::1' gave host '[:'
+        raise ClusterError(
+            f"{address!r} is not a scheduler address (malformed host): an IPv6 host goes in brackets with its port "
+            "after them, e.g. tcp://[::1]:8786"
+        )
     if not host or "/" in rest or any(c.isspace() for c in rest) or not port.isdigit() or not 0 < int(port) < 65536:
         raise ClusterError(f"{address!r} is not a scheduler address: give the host and port, e.g. {EXAMPLE}")
     return scheme, host, int(port)

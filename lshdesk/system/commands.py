@@ -46,15 +46,24 @@ def epilog() -> str:
     )
 
 
+_DEBUG_HELP = "show tracebacks (or set LSHDESK_DEBUG=1)"
+
+
 def add_global_options(parser: argparse.ArgumentParser) -> None:
     """``--version``, ``--verbose``, ``--debug``, and the exit codes at the end of ``--help``."""
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
         "--verbose", action="store_true", help="with --version: also the versions used and where lshdesk keeps files"
     )
-    parser.add_argument("--debug", action="store_true", help="show tracebacks (or set LSHDESK_DEBUG=1)")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     parser.epilog = epilog()
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def debug_anywhere(sub) -> None:
+    """``--debug`` after a subcommand too (``lshdesk scan DIR --debug``); left out there, the one before it counts."""
+    for p in sub.choices.values():
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
 
 
 def add_commands(sub) -> None:
