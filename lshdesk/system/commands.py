@@ -73,7 +73,10 @@ def add_commands(sub) -> None:
         "install-desktop",
         help="add lshdesk to the desktop's application menu (a .desktop entry and icons, for this user)",
     )
-    d.add_argument("--uninstall", action="store_true", help="remove exactly the files install-desktop wrote")
+    d.add_argument(
+        "--uninstall", action="store_true", help="remove exactly the files install-desktop wrote, and its empty folders"
+    )
+    d.add_argument("--force", action="store_true", help="replace a desktop entry you edited (kept otherwise)")
 
 
 def version_text(verbose: bool) -> str:
@@ -130,12 +133,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         from lshdesk.system import desktop
 
         if args.uninstall:
-            removed = desktop.uninstall()
-            print(f"lshdesk: removed {len(removed)} files" + "".join(f"\n  {p}" for p in removed))
-        else:
-            written = desktop.install()
-            print(f"lshdesk: installed {len(written)} files" + "".join(f"\n  {p}" for p in written))
-            print("lshdesk is in the application menu (log out and in if it does not show yet).")
+            files, folders = desktop.uninstall()
+            print(f"lshdesk: removed {len(files)} files and {len(folders)} empty folders", *files, *folders, sep="\n  ")
+            return 0
+        written, kept = desktop.install(force=args.force)
+        print(f"lshdesk: installed {len(written)} files", *written, sep="\n  ")
+        if kept is not None:
+            print(f"lshdesk: kept {kept}: it differs from the entry lshdesk writes (edited?); --force replaces it")
+        print("lshdesk is in the application menu (log out and in if it does not show yet).")
         return 0
     return None
 
