@@ -85,6 +85,7 @@ def version_text(verbose: bool) -> str:
         return f"lshdesk {__version__}"
     from importlib import metadata  # ~20-45 ms: only --version --verbose reads installed versions
 
+    from lshdesk.core.actions.log import default_path as action_log_path
     from lshdesk.core.scan.cache import default_path
     from lshdesk.system import bundled
 
@@ -103,9 +104,22 @@ def version_text(verbose: bool) -> str:
         f"log file: {logs.log_path()}",
         compiled_core(),
         f"signature cache: {default_path()}",
+        f"settings: {settings_path()}",
+        f"action log: {action_log_path()}",
         f"bundled files: {bundled.root()}",
     ]
     return "\n".join(lines)
+
+
+def settings_path() -> str:
+    """Where the window's QSettings (organisation and application "lshdesk", the native format) live; no Qt import."""
+    if sys.platform == "win32":
+        return r"HKEY_CURRENT_USER\Software\lshdesk\lshdesk (the registry)"
+    if sys.platform == "darwin":
+        return str(Path.home() / "Library" / "Preferences" / "com.lshdesk.lshdesk.plist")
+    from platformdirs import user_config_dir
+
+    return str(Path(user_config_dir("lshdesk", appauthor=False)) / "lshdesk.conf")
 
 
 def compiled_core() -> str:
