@@ -63,6 +63,8 @@ fi
 grep -q "^Exec=$WORK/venv/bin/lshdesk-gui %F$" "$XDG_DATA_HOME/applications/lshdesk.desktop"
 "$LSHDESK" install-desktop --uninstall >/dev/null
 [ -z "$(find "$XDG_DATA_HOME" -type f)" ] || { echo "install-desktop --uninstall left files"; exit 1; }
+[ ! -e "$XDG_DATA_HOME/applications" ] && [ ! -e "$XDG_DATA_HOME/icons" ] ||
+  { echo "install-desktop --uninstall left the folders it made"; exit 1; }
 step "an editable install finds the same files, through importlib.resources, in the clone"
 cd "$WORK"
 "$PY" -m venv --without-pip "$WORK/editable"

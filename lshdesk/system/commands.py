@@ -82,7 +82,10 @@ def add_commands(sub) -> None:
         "install-desktop",
         help="add lshdesk to the desktop's application menu (a .desktop entry and icons, for this user)",
     )
-    d.add_argument("--uninstall", action="store_true", help="remove exactly the files install-desktop wrote")
+    d.add_argument(
+        "--uninstall", action="store_true", help="remove exactly the files install-desktop wrote, and its empty folders"
+    )
+    d.add_argument("--force", action="store_true", help="replace a desktop entry you edited (kept otherwise)")
 
 
 def version_text(verbose: bool) -> str:
@@ -91,6 +94,7 @@ def version_text(verbose: bool) -> str:
         return f"lshdesk {__version__}"
     from importlib import metadata  # ~20-45 ms: only --version --verbose reads installed versions
 
+    from lshdesk.core.actions.log import default_path as action_log_path
     from lshdesk.core.scan.cache import default_path
     from lshdesk.system import bundled
 
@@ -109,9 +113,22 @@ def version_text(verbose: bool) -> str:
         f"log file: {logs.log_path()}",
         compiled_core(),
         f"signature cache: {default_path()}",
+        f"settings: {settings_path()}",
+        f"action log: {action_log_path()}",
         f"bundled files: {bundled.root()}",
     ]
     return "\n".join(lines)
+
+
+def settings_path() -> str:
+    """Where the window's QSettings (organisation and application "lshdesk", the native format) live; no Qt import."""
+    if sys.platform == "win32":
+        return r"HKEY_CURRENT_USER\Software\lshdesk\lshdesk (the registry)"
+    if sys.platform == "darwin":
+        return str(Path.home() / "Library" / "Preferences" / "com.lshdesk.lshdesk.plist")
+    from platformdirs import user_config_dir
+
+    return str(Path(user_config_dir("lshdesk", appauthor=False)) / "lshdesk.conf")
 
 
 def compiled_core() -> str:
@@ -139,12 +156,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         from lshdesk.system import desktop
 
         if args.uninstall:
-            removed = desktop.uninstall()
-            print(f"lshdesk: removed {len(removed)} files" + "".join(f"\n  {p}" for p in removed))
-        else:
-            written = desktop.install()
-            print(f"lshdesk: installed {len(written)} files" + "".join(f"\n  {p}" for p in written))
-            print("lshdesk is in the application menu (log out and in if it does not show yet).")
+            files, folders = desktop.uninstall()
+            print(f"lshdesk: removed {len(files)} files and {len(folders)} empty folders", *files, *folders, sep="\n  ")
+            return 0
+        written, kept = desktop.install(force=args.force)
+        print(f"lshdesk: installed {len(written)} files", *written, sep="\n  ")
+        if kept is not None:
+            print(f"lshdesk: kept {kept}: it differs from the entry lshdesk writes (edited?); --force replaces it")
+        print("lshdesk is in the application menu (log out and in if it does not show yet).")
         return 0
     return None
 

@@ -2,9 +2,10 @@
 
 Files go under ``$XDG_DATA_HOME`` (default ``~/.local/share``): ``applications/lshdesk.desktop``,
 ``icons/hicolor/scalable/apps/lshdesk.svg`` and ``icons/hicolor/NxN/apps/lshdesk.png``. ``--uninstall`` removes
-exactly those files (folders stay: other apps share them). The entry starts the ``lshdesk-gui`` script of this
-installation by its full path, so it works when the scripts folder (e.g. pipx's ``~/.local/bin``) is not on the
-desktop session's PATH.
+exactly those files, then those files' folders that are left empty (a folder holding anything else stays, and so does
+``$XDG_DATA_HOME``). A desktop entry the user edited is kept unless ``force``. The entry starts the ``lshdesk-gui``
+script of this installation by its full path, so it works when the scripts folder (e.g. pipx's ``~/.local/bin``) is
+not on the desktop session's PATH.
 """
 
 from __future__ import annotations
@@ -71,11 +72,16 @@ def desktop_entry(command: list[str]) -> str:
     )
 
 
+def entry_path(root: Path) -> Path:
+    """The desktop entry under ``root`` (an XDG data folder)."""
+    return root / "applications" / f"{APP_ID}.desktop"
+
+
 def planned(root: Path) -> dict[Path, Path | str]:
     """Every file ``install`` writes under ``root`` (an XDG data folder) -> its source file, or its text."""
     hicolor = root / "icons" / "hicolor"
     files: dict[Path, Path | str] = {
-        root / "applications" / f"{APP_ID}.desktop": desktop_entry(gui_command()),
+        entry_path(root): desktop_entry(gui_command()),
         hicolor / "scalable" / "apps" / f"{APP_ID}.svg": bundled.path("icons", "app.svg"),
     }
     for size in PNG_SIZES:
@@ -83,22 +89,36 @@ def planned(root: Path) -> dict[Path, Path | str]:
     return files
 
 
-def install(root: Path | None = None) -> list[Path]:
-    """Write the desktop entry and the icons under ``root`` (default ``data_home()``); return the files written."""
+def install(root: Path | None = None, force: bool = False) -> tuple[list[Path], Path | None]:
+    """Write the desktop entry and the icons under ``root`` (default ``data_home()``); return the files written, and
+    the desktop entry when it was kept: it differs from what lshdesk writes (the user edited it) and not ``force``."""
     from lshdesk.core.persistence.atomic import write_atomic
 
-    files = planned(root or data_home())
+    root = root or data_home()
+    files = planned(root)
+    entry, kept = entry_path(root), None
+    if not force and entry.is_file() and entry.read_bytes() != str(files[entry]).encode("utf-8"):
+        kept = entry
+        del files[entry]
     for target, source in files.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, source if isinstance(source, str) else source.read_bytes())
-    return list(files)
+    return list(files), kept
 
 
-def uninstall(root: Path | None = None) -> list[Path]:
-    """Remove the files ``install`` writes (those present); return the files removed."""
-    removed = []
-    for target in planned(root or data_home()):
-        if target.is_file():
-            target.unlink()
-            removed.append(target)
-    return removed
+def uninstall(root: Path | None = None) -> tuple[list[Path], list[Path]]:
+    """Remove the files ``install`` writes (those present), then their folders left empty, deepest first, up to (not
+    including) ``root``; return the files and the folders removed."""
+    root = root or data_home()
+    files = [target for target in planned(root) if target.is_file()]
+    for target in files:
+        target.unlink()
+    folders: list[Path] = []
+    candidates = {parent for target in planned(root) for parent in target.parents if root in parent.parents}
+    for folder in sorted(candidates, key=lambda p: len(p.parts), reverse=True):
+        try:
+            folder.rmdir()  # only an empty folder: one holding anything (another app's icon) raises and stays
+        except OSError:
+            continue
+        folders.append(folder)
+    return files, folders

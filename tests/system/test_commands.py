@@ -16,6 +16,8 @@ import pytest
 import lshdesk.cli as cli
 import lshdesk.core.kernels
 from lshdesk import __version__
+from lshdesk.core.actions import log as action_log
+from lshdesk.core.scan import cache
 from lshdesk.system import bundled, commands, launch, logs
 
 SUFFIX = EXTENSION_SUFFIXES[0]  # the interpreter's own, as the build names the extension modules
@@ -38,6 +40,15 @@ def test_version_and_where_lshdesk_keeps_its_files(capsys):
     assert line.startswith(f"compiled core: {core}/{{") and line.endswith(f"{SUFFIX} (compiled at install)")
     assert "minhash" in line.split("{")[1].split("}")[0].split(",")  # the first kernel ported, built in place
     assert f"bundled files: {bundled.root()}" in out and (bundled.root() / "sample").is_dir()
+    assert f"action log: {action_log.default_path()}" in out and f"signature cache: {cache.default_path()}" in out
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="QSettings keeps a file there only on Linux and BSD")
+def test_the_settings_line_names_the_file_qt_writes():
+    from PySide6.QtCore import QSettings
+
+    qt = QSettings(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, "lshdesk", "lshdesk").fileName()
+    assert commands.settings_path() == qt and f"settings: {qt}" in commands.version_text(True).splitlines()
 
 
 def test_a_tree_without_its_compiled_core_says_how_to_build_it(tmp_path, monkeypatch):

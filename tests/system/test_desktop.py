@@ -1,4 +1,5 @@
-"""install-desktop: a valid desktop entry and the icons under XDG_DATA_HOME; --uninstall removes exactly those."""
+"""install-desktop: a valid desktop entry and the icons under XDG_DATA_HOME, an edited entry kept; --uninstall removes
+exactly those and the folders they leave empty."""
 
 from __future__ import annotations
 
@@ -16,12 +17,16 @@ def _tree(root):
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
 
+def _folders(root):
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_dir())
+
+
 def test_install_then_uninstall_leaves_the_folder_as_it_was(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     mine = tmp_path / "icons" / "hicolor" / "48x48" / "apps" / "someone-else.png"  # another app's icon stays
     mine.parent.mkdir(parents=True)
     mine.write_bytes(b"not ours")
-    before = _tree(tmp_path)
+    before, folders_before = _tree(tmp_path), _folders(tmp_path)
     assert main(["install-desktop"]) == 0
     added = set(_tree(tmp_path)) - set(before)
     assert added == {
@@ -34,10 +39,39 @@ def test_install_then_uninstall_leaves_the_folder_as_it_was(tmp_path, monkeypatc
         data = (tmp_path / f"icons/hicolor/{n}x{n}/apps/lshdesk.png").read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (n, n)
     assert main(["install-desktop"]) == 0  # again: the same files, overwritten in place
+    capsys.readouterr()
     assert main(["install-desktop", "--uninstall"]) == 0
     assert _tree(tmp_path) == before and mine.read_bytes() == b"not ours"
+    # the 13 folders install made go (48x48/apps holds another app's icon: it and its parents stay), root stays
+    assert _folders(tmp_path) == folders_before and tmp_path.is_dir()
+    assert "removed 8 files and 13 empty folders" in capsys.readouterr().out
     assert main(["install-desktop", "--uninstall"]) == 0  # nothing left to remove is fine
-    assert "removed 0 files" in capsys.readouterr().out
+    assert "removed 0 files and 0 empty folders" in capsys.readouterr().out
+
+
+def test_uninstall_into_an_empty_data_folder_leaves_it_empty(tmp_path):
+    desktop.install(tmp_path)
+    files, folders = desktop.uninstall(tmp_path)
+    assert len(files) == 8 and len(folders) == 17 and list(tmp_path.iterdir()) == []
+
+
+def test_an_edited_entry_is_kept_unless_forced(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    entry = desktop.entry_path(tmp_path)
+    assert main(["install-desktop"]) == 0
+    written = entry.read_text(encoding="utf-8")
+    assert main(["install-desktop"]) == 0  # unchanged: written again, nothing said
+    assert "lshdesk: kept" not in capsys.readouterr().out
+    edited = written.replace("Terminal=false", "Terminal=true")
+    entry.write_text(edited, encoding="utf-8")
+    assert main(["install-desktop"]) == 0
+    out = capsys.readouterr().out
+    assert "installed 7 files" in out and [l for l in out.splitlines() if l.startswith("lshdesk: kept")] == [
+        f"lshdesk: kept {entry}: it differs from the entry lshdesk writes (edited?); --force replaces it"
+    ]
+    assert entry.read_text(encoding="utf-8") == edited
+    assert main(["install-desktop", "--force"]) == 0
+    assert "installed 8 files" in capsys.readouterr().out and entry.read_text(encoding="utf-8") == written
 
 
 def test_the_entry_starts_this_installation_and_names_the_icon(tmp_path, monkeypatch):
