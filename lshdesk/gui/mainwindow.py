@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.gui import acting, file_actions, menus, settings_store, similar
+from lshdesk.gui import acting, file_actions, menus, screen_fit, settings_store, similar
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
@@ -100,9 +100,9 @@ class MainWindow(QMainWindow):
         self.similar = similar.SimilarFinder(self.state, self.results, self)  # Find similar... on a document
         self._connect_signals()
         self.focus_ring = FocusRing(self)  # a keyboard focus outline that shows in light and dark
-        screen = self.screen().availableGeometry()
-        self.resize(min(1280, screen.width()), min(800, screen.height()))
+        screen_fit.first_run(self)  # the whole frame on the screen, or maximised on a small one
         settings_store.restore_layout(self.settings, self, self.side)
+        screen_fit.keep_on_screen(self)  # a layout saved on a larger screen
 
     def _connect_signals(self) -> None:
         a = self.actions

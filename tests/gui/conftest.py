@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from gui_helpers import dark_palette, make_corpus, running_threads, scan_and_wait, set_test_params
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
 from lshdesk.gui.mainwindow import MainWindow
 
@@ -25,6 +25,7 @@ def window(qtbot, settings):
     """The real main window, shown offscreen; at teardown no worker thread may be left running."""
     w = MainWindow(settings)
     qtbot.addWidget(w)
+    w.setWindowState(Qt.WindowState.WindowNoState)  # the offscreen screen (800 x 800) is small: it opens maximised
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)

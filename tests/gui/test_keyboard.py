@@ -3,6 +3,8 @@ tables, lessons, tour and dialogs work from the keyboard."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from gui_helpers import scan_and_wait, set_test_params
 from PySide6.QtCore import Qt
@@ -199,3 +201,33 @@ def test_dialogs_walk_by_tab_with_names(qtbot, active):
     cycle = tab_cycle(qtbot, about.table)
     assert about.close_button in cycle and unnamed(cycle) == []
     about.close_button.click()
+
+
+@pytest.mark.qt_log_ignore("does not support raise", "does not support grabbing")  # the offscreen popup
+@pytest.mark.parametrize(
+    "key", [(Qt.Key.Key_Menu, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)]
+)
+def test_the_menu_key_and_shift_f10_open_the_current_rows_menu_under_it(qtbot, scanned, key):
+    window, _ = scanned
+    window.activateWindow()
+    results = window.results
+    window.tabs.setCurrentWidget(results)
+    for view in (results.pairs, results.groups):
+        results.tabs.setCurrentWidget(view)
+        view.setFocus()
+        index = view.model().index(1, 0)  # the second row (a group: its title), not the one the menu would guess
+        view.setCurrentIndex(index)
+        docs = results.docs_at(view, view.visualRect(index).center())
+        assert docs
+        qtbot.keyClick(view, *key)
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=2000)
+        menu = QApplication.activePopupWidget()
+        texts = [a.text() for a in menu.actions() if a.text()]
+        names = [os.path.basename(results.result.docs.paths[d]) for d in docs]
+        assert any(t.startswith("Open ") for t in texts) and any(t.startswith("Show ") for t in texts), texts
+        assert {f"Find similar to {n}…" for n in names} <= set(texts), (texts, names)
+        row = view.visualRect(index)
+        at = view.viewport().mapFromGlobal(menu.pos())
+        assert abs(at.y() - row.bottom()) <= 2 and abs(at.x() - row.left()) <= 2, (at, row)  # just under the row
+        menu.close()
+        qtbot.waitUntil(lambda: QApplication.activePopupWidget() is None, timeout=2000)

@@ -108,6 +108,9 @@ class ResultsView(QWidget):
         for view in (self.pairs, self.documents, self.groups):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
+            for key in (Qt.Key.Key_Menu, "Shift+F10"):  # the keyboard's way to the row menu, at the current row
+                keys = QShortcut(QKeySequence(key), view, lambda v=view: self._menu_at_current(v))
+                keys.setContext(Qt.ShortcutContext.WidgetShortcut)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self.result is None or not accept_files(event):
@@ -245,11 +248,21 @@ class ResultsView(QWidget):
         i = self.docs_model.data_row(index.row())
         return [i] if i < len(r.docs) else []
 
-    def _menu(self, view: QAbstractItemView, pos: QPoint) -> None:
+    def _menu(self, view: QAbstractItemView, pos: QPoint, at: QPoint | None = None) -> None:
+        """The row menu of the row under ``pos`` (viewport coordinates), shown at ``at`` (else at ``pos``)."""
         menu = self.context_menu(view, pos)
         if menu is not None:
-            menu.exec(view.viewport().mapToGlobal(pos))
-            menu.deleteLater()
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.popup(view.viewport().mapToGlobal(at if at is not None else pos))
+
+    def _menu_at_current(self, view: QAbstractItemView) -> None:
+        """The row menu of the current row, shown under the row's first cell (scrolled into view first)."""
+        index = view.currentIndex()
+        if not index.isValid():
+            return
+        view.scrollTo(index)
+        cell = view.visualRect(index.siblingAtColumn(0))
+        self._menu(view, cell.center(), cell.bottomLeft())
 
     def select_pair(self, left: int, right: int) -> None:
         """Show a pair selected elsewhere (e.g. on the S-curve) in the Pairs table, if it is listed."""
