@@ -105,10 +105,14 @@ class ResultsView(QWidget):
         self._connect_selection()
         self.pairs.activated.connect(lambda _index: self.pairActivated.emit())
         self.groups.activated.connect(lambda index: self.groupActivated.emit(self.groups_model.group_of(index)))
+        self._connect_menus()
+
+    def _connect_menus(self) -> None:
+        """Each table's row menu: the mouse's right button, and the Menu key or Shift+F10 at the current row."""
         for view in (self.pairs, self.documents, self.groups):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda pos, v=view: self._menu(v, pos))
-            for key in (Qt.Key.Key_Menu, "Shift+F10"):  # the keyboard's way to the row menu, at the current row
+            for key in (Qt.Key.Key_Menu, "Shift+F10"):
                 keys = QShortcut(QKeySequence(key), view, lambda v=view: self._menu_at_current(v))
                 keys.setContext(Qt.ShortcutContext.WidgetShortcut)
 
