@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         if done is not None:
             return done
         if args.command in (None, "gui"):
+            if (why := commands.no_display()) is not None:  # before Qt, which aborts (SIGABRT) without one
+                return fail(why, 2)
             from lshdesk.gui.app import run_app
 
             return run_app(getattr(args, "paths", []))

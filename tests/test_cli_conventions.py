@@ -3,10 +3,17 @@ unit, ``signature`` on a folder, warnings for options that do nothing, malformed
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from lshdesk import cli
 from lshdesk.system import logs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _crash(args):
@@ -197,3 +204,11 @@ def test_query_in_with_two_paths_says_to_repeat_in(tmp_path, capsys):
         cli.main(["query", str(query), "--in", str(tmp_path / "a"), str(tmp_path / "b")])
     err = capsys.readouterr().err
     assert e.value.code == 2 and "unrecognized arguments" in err and "repeat it, --in A --in B" in err
+
+
+def test_the_window_without_a_display_is_one_line_and_exit_2_not_qts_abort():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["PYTHONPATH"] = str(ROOT)
+    p = subprocess.run([sys.executable, "-m", "lshdesk"], env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "no display" in p.stderr, p.stderr[-500:]
+    assert "lshdesk scan DIR" in p.stderr

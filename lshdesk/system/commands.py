@@ -201,3 +201,16 @@ def detach_streams() -> None:
         null = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
         sys.stdout = sys.stdout or null
         sys.stderr = sys.stderr or null
+
+
+def no_display() -> str | None:
+    """Why the window cannot open here (a Unix desktop with neither X nor Wayland), or None: Qt's own answer is an
+    abort (exit 134) saying a library is missing, even when it is installed."""
+    if sys.platform in ("win32", "darwin") or os.environ.get("QT_QPA_PLATFORM"):
+        return None  # their own window systems, or a platform chosen on purpose (offscreen, vnc, ...)
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run lshdesk in a desktop "
+        "session, over ssh -X, or use the command line (lshdesk scan DIR; lshdesk --help)"
+    )
