@@ -41,7 +41,8 @@ class BuildExt(build_ext):
                     "(on Debian/Ubuntu: apt-get install gcc python3-dev; then install lshdesk again)"
                 )
             for ext in self.extensions:
-                ext.extra_compile_args += ["-O3", "-ffp-contract=off"]  # no fused multiply-add: numpy's rounding
+                # -ffp-contract=off: no fused multiply-add (numpy's rounding); -g0: no debug info (13 MB of modules -> ~4)
+                ext.extra_compile_args += ["-O3", "-ffp-contract=off", "-g0"]
         super().build_extensions()
 
 
