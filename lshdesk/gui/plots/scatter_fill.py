@@ -32,6 +32,10 @@ class ScatterFill(QObject):
     def fill(self, items: list[tuple[pg.ScatterPlotItem, np.ndarray, np.ndarray, np.ndarray]]) -> None:
         """Show ``(item, x, y, data)`` in each item, in that order (the first items' points come first)."""
         for item, *_ in items:
+            # pyqtgraph's clear() empties the bounding rect before it asks for a repaint, so the points drawn go on
+            # showing (stale missed-pair crosses after the scheme caught them): the scene is told first
+            item.prepareGeometryChange()
+            item.update()
             item.clear()
         self._todo = [(item, x, y, data, 0) for item, x, y, data in items if len(x)]
         self._more()
