@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lshdesk import cli
-from lshdesk.cli import main
+from tests.test_cli import call
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = " ".join("alpha beta gamma delta epsilon zeta eta theta iota kappa".split() * 20)
@@ -27,15 +27,6 @@ def docs(tmp_path):
     (root / "a.txt").write_text(TEXT)
     (root / "b.txt").write_text(TEXT + " omega")
     return root
-
-
-def call(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_dash_is_standard_output_not_a_file_named_dash(docs, capsys, monkeypatch, tmp_path):

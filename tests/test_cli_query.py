@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from core_helpers import containment, jaccard, planted_excerpts, write_tree
 
-from lshdesk.cli import main
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.shingle_kinds import shingle_strings
+from tests.test_cli import call
 
 SPEC = ShingleSpec("word", 3)
 
@@ -24,15 +24,6 @@ def planted(tmp_path_factory):
     texts, source = planted_excerpts(np.random.default_rng(31), n=8)
     write_tree(root, texts)
     return root, texts, source
-
-
-def call(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def brute(texts: dict[str, str], query: str, measure: str) -> list[tuple[str, float, float]]:
