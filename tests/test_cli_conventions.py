@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lshdesk import cli
+from lshdesk.cli import entry as cli
 from lshdesk.system import logs
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from lshdesk import cli
+from lshdesk.cli import entry as cli
+from lshdesk.terminal import OUT_OF_MEMORY
 from tests.test_cli import call
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +87,7 @@ def test_memory_running_out_is_one_line_and_exit_1(capsys, monkeypatch, exc):
 
     monkeypatch.setattr(cli, "_command", boom)
     code, out, err = call(capsys, "signature", "x")
-    assert code == 1 and out == "" and err == "lshdesk: error: " + cli.OUT_OF_MEMORY + "\n"
+    assert code == 1 and out == "" and err == "lshdesk: error: " + OUT_OF_MEMORY + "\n"
 
 
 @pytest.mark.parametrize("mb", [50, 120])  # 120: where numpy's OpenBLAS used to end the process with its own line

@@ -1,4 +1,4 @@
-"""The command line's app-level parts, wired into ``cli.py`` in a few lines: ``--version [--verbose]``, ``--debug``
+"""The command line's app-level parts, wired into ``cli/entry.py`` in a few lines: ``--version [--verbose]``, ``--debug``
 and the log file, the exit codes, ``completion`` and ``install-desktop``."""
 
 from __future__ import annotations

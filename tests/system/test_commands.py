@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import lshdesk.cli as cli
 import lshdesk.core.kernels
 from lshdesk import __version__
+from lshdesk.cli import entry as cli
+from lshdesk.cli import launch
 from lshdesk.core.actions import log as action_log
 from lshdesk.core.scan import cache
-from lshdesk.system import bundled, commands, launch, logs
+from lshdesk.system import bundled, commands, logs
 
 SUFFIX = EXTENSION_SUFFIXES[0]  # the interpreter's own, as the build names the extension modules
 

@@ -27,8 +27,8 @@ import signal
 import sys
 import threading
 
-from lshdesk.cli_args import build_parser
-from lshdesk.cli_storage import check_scan_paths
+from lshdesk.cli.args import build_parser
+from lshdesk.cli.storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
@@ -75,7 +75,7 @@ def _scan(args: argparse.Namespace) -> int:
     ref_real = {same(p) for p in args.reference}
     reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
     if args.measure == "containment":
-        from lshdesk.cli_query import scan_containment
+        from lshdesk.cli.query import scan_containment
 
         return scan_containment(args, paths, params, reference)
     cache_path = os.path.join(args.cache_dir, "signatures.sqlite3") if args.cache_dir else None
@@ -141,7 +141,7 @@ def _signature(args: argparse.Namespace) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
-    from lshdesk.cli_query import query
+    from lshdesk.cli.query import query
 
     return {"scan": _scan, "signature": _signature, "query": query}[args.command](args)
 

@@ -6,8 +6,8 @@ import argparse
 import math
 import sys
 
-from lshdesk.cli_query import add_measure_option, add_query_parser
-from lshdesk.cli_storage import add_storage_option
+from lshdesk.cli.query import add_measure_option, add_query_parser
+from lshdesk.cli.storage import add_storage_option
 from lshdesk.core import shingle_kinds
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import FAMILIES, ShingleSpec
