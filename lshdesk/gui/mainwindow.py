@@ -59,7 +59,7 @@ class MainWindow(QMainWindow):
         self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.results = ResultsView()
-        self.side_by_side = SideBySide()
+        self.side_by_side = SideBySide(self.settings)
         self.signature_view = SignatureView()
         self.scurve_view = ScurveView()
         self.learn = LearnView()

@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.humanize import human_size
-from lshdesk.gui.settings_store import cache_enabled, engine_settings
+from lshdesk.gui.settings_store import DIFF_TOOL_KEY, cache_enabled, diff_tool, engine_settings
 from lshdesk.gui.workers import WorkerSlot
+from lshdesk.system import difftool
 
 
 def _probe(address: str):
@@ -89,10 +90,21 @@ class SettingsDialog(QDialog):
         crow.addWidget(self.clear_button)
         cform.addRow("Size", crow)
 
+        found = difftool.found()
+        self.diff_tool = QLineEdit(diff_tool(settings))
+        self.diff_tool.setPlaceholderText(f"empty: {found} (found on this machine)" if found else "e.g. meld")
+        self.diff_tool.setToolTip(
+            "The command Side by side's Open in diff tool runs; {left} and {right} stand for the two files "
+            "(without them the files are added at the end)"
+        )
+        tools_box = QGroupBox("Diff tool")
+        QFormLayout(tools_box).addRow("Command", self.diff_tool)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         lay = QVBoxLayout(self)
         lay.addWidget(engine_box)
         lay.addWidget(cache_box)
+        lay.addWidget(tools_box)
         lay.addWidget(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -153,6 +165,7 @@ class SettingsDialog(QDialog):
         self.settings.setValue("engine/kind", "dask" if self.dask.isChecked() else "local")
         self.settings.setValue("engine/address", self.address.text().strip())
         self.settings.setValue("cache/enabled", "true" if self.cache_on.isChecked() else "false")
+        self.settings.setValue(DIFF_TOOL_KEY, self.diff_tool.text().strip())
         super().accept()
 
     def done(self, result: int) -> None:
