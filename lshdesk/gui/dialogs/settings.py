@@ -73,32 +73,8 @@ class SettingsDialog(QDialog):
         form.addRow("Scheduler", row)
         form.addRow(self.test_result)
 
-        self.cache_size = QLabel()
-        self.clear_button = QPushButton("Clear cache")
-        self.cache_on = QRadioButton("Remember signatures between scans")
-        self.cache_off = QRadioButton("Do not cache")
-        cgroup = QButtonGroup(self)
-        cgroup.addButton(self.cache_on)
-        cgroup.addButton(self.cache_off)
-        (self.cache_on if cache_enabled(settings) else self.cache_off).setChecked(True)
-        cache_box = QGroupBox("Signature cache")
-        cform = QFormLayout(cache_box)
-        cform.addRow(self.cache_on)
-        cform.addRow(self.cache_off)
-        crow = QHBoxLayout()
-        crow.addWidget(self.cache_size, 1)
-        crow.addWidget(self.clear_button)
-        cform.addRow("Size", crow)
-
-        found = difftool.found()
-        self.diff_tool = QLineEdit(diff_tool(settings))
-        self.diff_tool.setPlaceholderText(f"empty: {found} (found on this machine)" if found else "e.g. meld")
-        self.diff_tool.setToolTip(
-            "The command Side by side's Open in diff tool runs; {left} and {right} stand for the two files "
-            "(without them the files are added at the end)"
-        )
-        tools_box = QGroupBox("Diff tool")
-        QFormLayout(tools_box).addRow("Command", self.diff_tool)
+        cache_box = self._cache_box(settings)
+        tools_box = self._tools_box(settings)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         lay = QVBoxLayout(self)
@@ -114,6 +90,39 @@ class SettingsDialog(QDialog):
         self.probe = WorkerSlot(self)
         self._enable()
         self._show_cache_size()
+
+    def _cache_box(self, settings: QSettings) -> QGroupBox:
+        """Remember signatures or not, the cache's size and Clear cache."""
+        self.cache_size = QLabel()
+        self.clear_button = QPushButton("Clear cache")
+        self.cache_on = QRadioButton("Remember signatures between scans")
+        self.cache_off = QRadioButton("Do not cache")
+        cgroup = QButtonGroup(self)
+        cgroup.addButton(self.cache_on)
+        cgroup.addButton(self.cache_off)
+        (self.cache_on if cache_enabled(settings) else self.cache_off).setChecked(True)
+        box = QGroupBox("Signature cache")
+        cform = QFormLayout(box)
+        cform.addRow(self.cache_on)
+        cform.addRow(self.cache_off)
+        crow = QHBoxLayout()
+        crow.addWidget(self.cache_size, 1)
+        crow.addWidget(self.clear_button)
+        cform.addRow("Size", crow)
+        return box
+
+    def _tools_box(self, settings: QSettings) -> QGroupBox:
+        """The external diff tool's command (Side by side's Open in diff tool)."""
+        found = difftool.found()
+        self.diff_tool = QLineEdit(diff_tool(settings))
+        self.diff_tool.setPlaceholderText(f"empty: {found} (found on this machine)" if found else "e.g. meld")
+        self.diff_tool.setToolTip(
+            "The command Side by side's Open in diff tool runs; {left} and {right} stand for the two files "
+            "(without them the files are added at the end)"
+        )
+        box = QGroupBox("Diff tool")
+        QFormLayout(box).addRow("Command", self.diff_tool)
+        return box
 
     def _enable(self) -> None:
         on = self.dask.isChecked()
