@@ -49,6 +49,7 @@ class ResultsView(QWidget):
     findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
     groupsShown = Signal(int)  # how many groups the Groups tab shows (linked or strict), after each change
     filesDropped = Signal(list)  # files (not folders) dropped here: list the nearest documents of each
+    notDuplicates = Signal(list)  # the user rules out these pairs (document index pairs): a pair, or a whole group
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -237,7 +238,18 @@ class ResultsView(QWidget):
             menu.addAction(
                 f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
             )
+        if ruled_out := self.pairs_among(docs):
+            menu.addSeparator()
+            what = "Not duplicates" if view is self.pairs else f"Not duplicates: the group's {len(ruled_out):,} pairs"
+            menu.addAction(what, lambda: self.notDuplicates.emit(ruled_out))
         return menu
+
+    def pairs_among(self, docs: list[int]) -> list[tuple[int, int]]:
+        """The reported pairs whose two documents are both among ``docs`` (a pair row: itself; a group: its pairs)."""
+        if self.result is None or len(docs) < 2:
+            return []
+        p, inside = self.result.pairs, np.isin(self.result.pairs.left, docs) & np.isin(self.result.pairs.right, docs)
+        return [(int(a), int(b)) for a, b in zip(p.left[inside], p.right[inside])]
 
     def docs_at(self, view: QAbstractItemView, pos: QPoint) -> list[int]:
         """The documents (indices, not skipped files) of the row under ``pos``."""
