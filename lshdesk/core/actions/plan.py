@@ -14,7 +14,13 @@ import numpy as np
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_size
 
-KINDS = {"trash": "Move to the trash", "move": "Move to folder", "copy": "Copy to folder"}
+KINDS = {
+    "trash": "Move to the trash",
+    "move": "Move to folder",
+    "copy": "Copy to folder",
+    "hardlink": "Replace with hard links",
+    "symlink": "Replace with symbolic links",
+}
 
 
 @dataclass(frozen=True)
