@@ -59,3 +59,21 @@ def not_ours(kind: str, path: str, target: str) -> str | None:
     if stat.S_ISLNK(st.st_mode) or (st.st_dev, st.st_ino) != (kept.st_dev, kept.st_ino):
         return f"{path} is no longer a hard link to {target}: left as it is"
     return None
+
+
+def targets(result, marks, chosen: dict[int, int] | None = None) -> dict[int, str]:
+    """For each marked document, the path of the document kept in its group (the one a link will lead to): the
+    group's ``chosen`` document (by group number) if it is unmarked, else its first unmarked document of a reference
+    folder, else its first unmarked one; '' where every document of the group is marked."""
+    out: dict[int, str] = {}
+    ref = set(result.reference)
+    for g, members in enumerate(result.groups):
+        docs = members.tolist()
+        free = [d for d in docs if not marks[d]]
+        pick = (chosen or {}).get(g)
+        if pick not in free:
+            pick = next((d for d in free if int(result.docs.root[d]) in ref), free[0] if free else None)
+        for d in docs:
+            if marks[d]:
+                out[d] = result.docs.paths[pick] if pick is not None else ""
+    return out
