@@ -100,7 +100,7 @@ class Acting(QObject):
         plan, r = self._plan(), self.state.result
         if plan is None or r is None or self.slot.running:
             return None
-        folder, keep = "", links.targets(r, self.state.marks) if kind in links.KINDS else {}
+        folder, keep = "", links.targets(r, self.state.marks, self.state.kept) if kind in links.KINDS else {}
         if kind in ("move", "copy"):
             title = "Move the marked files to" if kind == "move" else "Copy the marked files to"
             folder = QFileDialog.getExistingDirectory(self.window, title)
@@ -112,7 +112,8 @@ class Acting(QObject):
         except LshdeskError as e:
             show_failure(self.window, "Cannot do that", str(e), "")
             return None
-        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder, r.roots, keep)
+        preview = plans.group_preview(r, self.state.marks)  # what stays, group by group
+        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder, r.roots, keep, preview)
         dialog.accepted.connect(lambda: self._start(run))
         dialog.open()
         return dialog

@@ -61,17 +61,17 @@ def not_ours(kind: str, path: str, target: str) -> str | None:
     return None
 
 
-def targets(result, marks, chosen: dict[int, int] | None = None) -> dict[int, str]:
-    """For each marked document, the path of the document kept in its group (the one a link will lead to): the
-    group's ``chosen`` document (by group number) if it is unmarked, else its first unmarked document of a reference
-    folder, else its first unmarked one; '' where every document of the group is marked."""
+def targets(result, marks, kept=None) -> dict[int, str]:
+    """For each marked document, the path of the document kept in its group (the one a link will lead to): the one
+    the user keeps (``kept``: one boolean per document) if it is unmarked, else the group's first unmarked document of
+    a reference folder, else its first unmarked one; '' where every document of the group is marked."""
     out: dict[int, str] = {}
     ref = set(result.reference)
-    for g, members in enumerate(result.groups):
+    for members in result.groups:
         docs = members.tolist()
         free = [d for d in docs if not marks[d]]
-        pick = (chosen or {}).get(g)
-        if pick not in free:
+        pick = next((d for d in free if kept is not None and kept[d]), None)
+        if pick is None:
             pick = next((d for d in free if int(result.docs.root[d]) in ref), free[0] if free else None)
         for d in docs:
             if marks[d]:

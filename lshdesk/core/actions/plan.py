@@ -65,6 +65,17 @@ def make_plan(result, marks: np.ndarray) -> Plan:
     )
 
 
+def group_preview(result, marks: np.ndarray) -> dict[int, tuple[int, list[str]]]:
+    """For each marked document: its group's number (1-based, linked groups) and the paths of the group's documents
+    that stay (unmarked): what an action's confirmation shows, group by group."""
+    out: dict[int, tuple[int, list[str]]] = {}
+    for g, members in enumerate(result.groups):
+        docs = members.tolist()
+        stays = [result.docs.paths[d] for d in docs if not marks[d]]
+        out.update({d: (g + 1, stays) for d in docs if marks[d]})
+    return out
+
+
 class Unsafe(LshdeskError):
     """A file would land outside the folder the user chose (a hostile name, a link planted there): refused."""
 

@@ -37,6 +37,10 @@ def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
     )
 
 
+def _group(g: object) -> str:
+    return str(g) if g else "none"
+
+
 class ConfirmAction(QDialog):
     """Lists the files with their sizes; ``accepted`` only when the user presses the action's button."""
 
@@ -48,6 +52,7 @@ class ConfirmAction(QDialog):
         folder: str = "",
         roots: tuple[str, ...] = (),
         keep: dict[int, str] | None = None,
+        preview: dict[int, tuple[int, list[str]]] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{VERBS[kind]}: confirm")
@@ -69,6 +74,12 @@ class ConfirmAction(QDialog):
             columns.insert(1, Column("Becomes", to))
         elif kind != "trash":  # where each one goes, or why it will not
             columns.insert(1, Column("To", destinations(plan, folder, roots)))
+        if preview:  # group by group: what goes (these rows) and what stays
+            groups = [preview.get(f.doc, (0, [])) for f in plan.files]
+            columns.append(Column("Group", np.array([g for g, _ in groups], np.int64), _group, "Its group", True))
+            columns.append(
+                Column("Stays in its group", [", ".join(stays) or "nothing: all marked" for _, stays in groups])
+            )
         self.model.set_columns(columns)
         self.table = QTableView()
         self.table.setModel(self.model)

@@ -50,6 +50,7 @@ class ResultsView(QWidget):
     groupsShown = Signal(int)  # how many groups the Groups tab shows (linked or strict), after each change
     filesDropped = Signal(list)  # files (not folders) dropped here: list the nearest documents of each
     notDuplicates = Signal(list)  # the user rules out these pairs (document index pairs): a pair, or a whole group
+    keepOne = Signal(int)  # "Keep this one" on a group's document: it stays, the group's others are marked
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -238,6 +239,8 @@ class ResultsView(QWidget):
             menu.addAction(
                 f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
             )
+        if view is self.groups and len(docs) == 1:
+            menu.addAction("Keep this one (K): mark the others of its group", lambda d=docs[0]: self.keepOne.emit(d))
         if ruled_out := self.pairs_among(docs):
             menu.addSeparator()
             what = "Not duplicates" if view is self.pairs else f"Not duplicates: the group's {len(ruled_out):,} pairs"
