@@ -119,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a reference folder: its documents are compared only with the others (repeatable)",
     )
+    s.add_argument(
+        "--ignore-list",
+        metavar="FILE",
+        help="leave out the pairs this file holds (the window's Not duplicates, exported)",
+    )
     add_storage_option(s)
     s.add_argument(
         "--include", action="append", default=[], metavar="GLOB", help="read only files matching (repeatable)"

@@ -38,6 +38,7 @@ from lshdesk.system import commands
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
+    from lshdesk.core.ignore import load as load_ignore_list
     from lshdesk.core.persistence import export
     from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scurve import scan_banding
@@ -72,6 +73,10 @@ def _scan(args: argparse.Namespace) -> int:
         )
     except LshdeskError as e:
         return fail(str(e))
+    try:  # read before the scan: a damaged list is said at once, not after minutes of scanning
+        ignored = load_ignore_list(args.ignore_list) if args.ignore_list else None
+    except LshdeskError as e:
+        return fail(str(e))
     ref_real = {same(p) for p in args.reference}
     reference = [i for i, p in enumerate(paths) if same(p) in ref_real]
     if args.measure == "containment":
@@ -92,6 +97,7 @@ def _scan(args: argparse.Namespace) -> int:
         gather=False,
     )
     result = drive(gen, args.quiet, args.cancel)  # a Dask scan's cluster is shut down there, also on Ctrl+C
+    result, left_out = ignored.apply(result) if ignored is not None else (result, 0)
     for warning in getattr(result, "warnings", ()):
         if not args.quiet or "newer lshdesk" in warning:  # a cache left alone is said even under -q
             say(f"lshdesk: warning: {warning}")
@@ -109,6 +115,8 @@ def _scan(args: argparse.Namespace) -> int:
             f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
             f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
         )
+        if left_out:
+            say(f"lshdesk: {plural(left_out, 'pair')} left out: not duplicates by {args.ignore_list}")
         if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
             say(f"lshdesk: {result.scheme_note}")
         if not len(result.pairs):

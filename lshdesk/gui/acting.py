@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
+from lshdesk.core.actions import links
 from lshdesk.core.actions import plan as plans
 from lshdesk.core.actions.log import ActionLog, last_run
 from lshdesk.core.actions.prune import without
@@ -21,10 +22,22 @@ from lshdesk.gui.errors import show_failure
 from lshdesk.gui.marks import MarkControls
 from lshdesk.gui.workers import WorkerSlot
 
-DONE_WORDS = {"trash": "Moved {n} to the trash", "move": "Moved {n} to {folder}", "copy": "Copied {n} to {folder}"}
-UNDOABLE = ("move", "trash")
+DONE_WORDS = {
+    "trash": "Moved {n} to the trash",
+    "move": "Moved {n} to {folder}",
+    "copy": "Copied {n} to {folder}",
+    "hardlink": "Replaced {n} with hard links (the originals in the trash)",
+    "symlink": "Replaced {n} with symbolic links (the originals in the trash)",
+}
+UNDOABLE = ("move", "trash", *links.KINDS)
 BACK_WORDS = {"move": "Moving back", "trash": "Restoring from the trash"}
+BACK_WORDS |= {k: "Putting back the originals of" for k in links.KINDS}
 DONE_BACK = {"move": "Moved {n} back where they were.", "trash": "Restored {n} from the trash."}
+DONE_BACK |= {k: "Put back {n} in place of their links." for k in links.KINDS}
+
+
+def _action_words(kind: str) -> str:
+    return {"move": "move", "trash": "trash action"}.get(kind, "replacement by links")
 
 
 def _files(n: int) -> str:
@@ -54,6 +67,8 @@ class Acting(QObject):
         a.trash.triggered.connect(lambda: self.ask("trash"))
         a.move.triggered.connect(lambda: self.ask("move"))
         a.copy.triggered.connect(lambda: self.ask("copy"))
+        a.hardlink.triggered.connect(lambda: self.ask("hardlink"))
+        a.symlink.triggered.connect(lambda: self.ask("symlink"))
         a.copy_paths.triggered.connect(self.copy_paths)
         a.export.triggered.connect(self.export)
         a.log.triggered.connect(self.show_log)
@@ -85,18 +100,20 @@ class Acting(QObject):
         plan, r = self._plan(), self.state.result
         if plan is None or r is None or self.slot.running:
             return None
-        folder = ""
-        if kind != "trash":
+        folder, keep = "", links.targets(r, self.state.marks, self.state.kept) if kind in links.KINDS else {}
+        if kind in ("move", "copy"):
             title = "Move the marked files to" if kind == "move" else "Copy the marked files to"
             folder = QFileDialog.getExistingDirectory(self.window, title)
             if not folder:
                 return None
         try:
-            run = ActionRun(plan, kind, r.roots, folder, self.log)
+            reference = tuple(r.roots[i] for i in r.reference)
+            run = ActionRun(plan, kind, r.roots, folder, self.log, keep=keep, reference=reference)
         except LshdeskError as e:
             show_failure(self.window, "Cannot do that", str(e), "")
             return None
-        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder, r.roots)
+        preview = plans.group_preview(r, self.state.marks)  # what stays, group by group
+        self.confirm = dialog = ConfirmAction(self.window, kind, plan, folder, r.roots, keep, preview)
         dialog.accepted.connect(lambda: self._start(run))
         dialog.open()
         return dialog
@@ -187,7 +204,7 @@ class Acting(QObject):
             verb = f"move the other {rest} back" if run.entries[0].action == "move" else f"restore the other {rest}"
             older = f" Undo again to {verb}."
         elif following:
-            older = f" Undo again for the {'move' if following[0].action == 'move' else 'trash action'} before."
+            older = f" Undo again for the {_action_words(following[0].action)} before."
         else:
             older = ""
         done = DONE_BACK[run.entries[0].action].format(n=_files(len(run.done)))

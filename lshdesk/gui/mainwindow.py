@@ -21,6 +21,7 @@ from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
 from lshdesk.gui.learn.corpus_source import files_provider
+from lshdesk.gui.not_duplicates import NotDuplicates
 from lshdesk.gui.scan_controller import ScanController
 from lshdesk.gui.scurve.view import ScurveView
 from lshdesk.gui.signatures.view import SignatureView
@@ -59,7 +60,7 @@ class MainWindow(QMainWindow):
         self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.results = ResultsView()
-        self.side_by_side = SideBySide()
+        self.side_by_side = SideBySide(self.settings)
         self.signature_view = SignatureView()
         self.scurve_view = ScurveView()
         self.learn = LearnView()
@@ -98,6 +99,7 @@ class MainWindow(QMainWindow):
         self.export_to = self.files.export_to
         self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
         self.similar = similar.SimilarFinder(self.state, self.results, self)  # Find similar... on a document
+        self.not_duplicates = NotDuplicates(self.state, self.progress, self)  # pairs ruled out, per folder set
         self._connect_signals()
         self.focus_ring = FocusRing(self)  # a keyboard focus outline that shows in light and dark
         screen_fit.first_run(self)  # the whole frame on the screen, or maximised on a small one
@@ -107,6 +109,9 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         a = self.actions
         a.open.triggered.connect(self.choose_folder)
+        a.not_duplicates.triggered.connect(self.not_duplicates.show_dialog)
+        self.scans.before_shown = self.not_duplicates.filter  # a scan's result without the pairs ruled out
+        self.results.notDuplicates.connect(self.not_duplicates.mark)
         self.corpus_panel.addRequested.connect(self.choose_folder)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)

@@ -20,6 +20,8 @@ class MarkActions:
     trash: QAction
     move: QAction
     copy: QAction
+    hardlink: QAction
+    symlink: QAction
     copy_paths: QAction
     export: QAction
     log: QAction
@@ -29,7 +31,7 @@ class MarkActions:
         return [*self.rules.values(), self.none, self.invert]
 
     def needing_marks(self) -> list[QAction]:
-        return [self.trash, self.move, self.copy, self.copy_paths, self.export]
+        return [self.trash, self.move, self.copy, self.hardlink, self.symlink, self.copy_paths, self.export]
 
 
 def _action(window: QMainWindow, text: str, shortcut: str | QKeySequence.StandardKey | None, tip: str) -> QAction:
@@ -61,6 +63,12 @@ def build(window: QMainWindow) -> MarkActions:
         trash=_action(w, "Move to &trash…", "Del", "Move the marked files to the system trash (recoverable)"),
         move=_action(w, "&Move to folder…", "Ctrl+M", "Move the marked files to a folder, keeping their paths"),
         copy=_action(w, "&Copy to folder…", None, "Copy the marked files to a folder, keeping their paths"),
+        hardlink=_action(
+            w, "Replace with &hard links…", None, "Replace the marked files by hard links to the document kept"
+        ),
+        symlink=_action(
+            w, "Replace with &symbolic links…", None, "Replace the marked files by symbolic links to the document kept"
+        ),
         copy_paths=_action(w, "Copy &paths", "Ctrl+Shift+C", "Copy the marked files' paths to the clipboard"),
         export=_action(w, "E&xport marked list…", None, "Save the marked files' list as CSV or JSON"),
         log=_action(w, "Action &log…", None, "What lshdesk moved, copied or sent to the trash, and when"),
@@ -76,7 +84,7 @@ def build(window: QMainWindow) -> MarkActions:
     rules.addActions(list(a.rules.values()))
     menu.addActions([a.none, a.invert])
     menu.addSeparator()
-    menu.addActions([a.trash, a.move, a.copy])
+    menu.addActions([a.trash, a.move, a.copy, a.hardlink, a.symlink])
     menu.addSeparator()
     menu.addActions([a.copy_paths, a.export])
     menu.addSeparator()

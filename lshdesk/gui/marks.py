@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QKeyEvent
@@ -9,12 +11,16 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 from lshdesk.core.actions import marks as core_marks
 from lshdesk.core.errors import LshdeskError
+from lshdesk.core.ignore import FileKey, file_key
 from lshdesk.gui.models.mark_proxy import MarkProxy
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
 
-MARK_TIP = "Tick the files to act on (Space toggles the selected rows); the Mark menu marks by rule"
+MARK_TIP = (
+    "Tick the files to act on (Space toggles the selected rows); K keeps one of a group and marks the others; the "
+    "Mark menu marks by rule"
+)
 
 
 class MarkControls(QObject):
@@ -36,6 +42,9 @@ class MarkControls(QObject):
         self.summary.setAccessibleName("Marked files")
         self.summary.setContentsMargins(16, 0, 4, 0)
         self.summary.setToolTip("How many files are marked and their total size: what the Mark menu's actions act on")
+        self.kept_files: set[FileKey] = set()  # the documents kept, as files: the choice outlives a rescan
+        state.resultChanged.connect(self._kept_again)
+        results.keepOne.connect(self.keep_this_one)
         state.marksChanged.connect(self._show_summary)
         state.marksChanged.connect(lambda: [view.viewport().update() for view in self.proxies])
         self._show_summary()
@@ -61,12 +70,15 @@ class MarkControls(QObject):
         if (
             event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
-            and event.key() == Qt.Key.Key_Space
+            and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_K)
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
             and isinstance(obj, QAbstractItemView)
             and obj in self.proxies
         ):
-            self.toggle(obj)
+            if event.key() == Qt.Key.Key_Space:
+                self.toggle(obj)
+            else:
+                self._keep_current(obj)
             return True
         return super().eventFilter(obj, event)
 
@@ -92,6 +104,45 @@ class MarkControls(QObject):
         marks[docs] = not marks[first]
         self.state.set_marks(marks)
 
+    # --- Keep this one -----------------------------------------------------------------------------------------
+    def _keep_current(self, view: QAbstractItemView) -> None:
+        """K: keep the current row's document (in Pairs: the one under the cursor, else A)."""
+        proxy, current = self.proxies[view], view.currentIndex()
+        doc = proxy.mark_doc(current) if current.isValid() else None
+        if doc is None and current.isValid():
+            doc = proxy.mark_doc(proxy.index(current.row(), 0, current.parent()))
+        if doc is not None:
+            self.keep_this_one(doc)
+
+    def keep_this_one(self, doc: int) -> None:
+        """Keep ``doc`` in its group (the groups on screen), overriding any rule there: the group's others marked."""
+        r = self.state.result
+        group = next((g for g in self.results.groups_model.groups if doc in g), None) if r is not None else None
+        if r is None or group is None:
+            self.progress.finish("That document is in no group: there is nothing to keep it over.")
+            return
+        members = np.asarray(group, dtype=np.int64)
+        ref = core_marks.in_reference(r.docs.root, r.reference)
+        kept, marks = core_marks.keep_one(self.state.marks, self.state.kept, members, doc, ref)
+        self.kept_files -= {k for m in members.tolist() if (k := file_key(r, m)) is not None}
+        if (key := file_key(r, doc)) is not None:
+            self.kept_files.add(key)
+        self.state.set_kept(kept, marks)
+        n = int(marks[members].sum())
+        self.progress.finish(
+            f"Keeping {os.path.basename(r.docs.paths[doc])}: the {n:,} other document{'s' * (n != 1)} of its group "
+            "marked (a rule leaves this group as it is)."
+        )
+
+    def _kept_again(self) -> None:
+        """After a rescan, the documents kept before are kept again if their files did not change."""
+        r = self.state.result
+        if r is None or not self.kept_files or r.docs.mtime is None:
+            return
+        kept = np.array([file_key(r, i) in self.kept_files for i in range(len(r.docs))], dtype=bool)
+        if kept.any():
+            self.state.set_kept(kept, self.state.marks)
+
     # --- the Mark menu ------------------------------------------------------------------------------------------
     def by_rule(self, rule: str) -> None:
         """Mark by a rule over the groups on screen (strict ones when strict groups are shown)."""
@@ -113,6 +164,7 @@ class MarkControls(QObject):
                 reference=ref,
                 pairs=r.pairs,
                 threshold=r.params.threshold,
+                kept=self.state.kept,
             )
         except LshdeskError as e:
             self.progress.finish(f"Cannot mark: {e}")

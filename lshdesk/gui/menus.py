@@ -23,6 +23,7 @@ class Actions:
     report: QAction
     quit: QAction
     filter: QAction
+    not_duplicates: QAction
     settings: QAction
     scan: QAction
     cancel: QAction
@@ -82,6 +83,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
         ),
         quit=_action(window, "&Quit", K.Quit),
         filter=_action(window, "&Filter results", K.Find, "Filter pairs and documents by name (Ctrl+F)"),
+        not_duplicates=_action(window, "&Not duplicates…", None, "The pairs you marked not duplicates: forget, export"),
         settings=_action(window, "S&ettings…", K.Preferences, "Compute engine and signature cache"),
         scan=_action(window, "&Scan", "F5", "Read the folders and find the near-duplicate pairs (F5)", "scan"),
         cancel=_action(window, "&Cancel scan", "Esc", "Stop the scan (Esc); the previous results stay", "cancel"),
@@ -110,7 +112,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = mb.addMenu("&Edit")
-    edit_menu.addActions([a.filter, a.settings])
+    edit_menu.addActions([a.filter, a.not_duplicates, a.settings])
     if a.settings.shortcut().isEmpty():
         a.settings.setShortcut(QKeySequence("Ctrl+,"))
     view_menu = mb.addMenu("&View")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction
@@ -44,6 +44,7 @@ class ScanController(QObject):
         self.warning: ScanWarning | None = None  # the open slow-scan warning, if any
         self._on_sample = False
         self._names: tuple[ScanResult, list[str]] | None = None  # the last scan's result and its names, until shown
+        self.before_shown: Callable[[ScanResult], ScanResult] = lambda result: result  # e.g. pairs left out
         state.foldersChanged.connect(self._folders_changed)
 
     def start(self) -> None:
@@ -121,7 +122,8 @@ class ScanController(QObject):
         named, self._names = self._names, None
         if result is None:
             return []
-        return named[1] if named is not None and named[0] is result else export.short_paths(result)
+        same = named is not None and named[0].docs is result.docs  # a result made from the scan's (pairs left out)
+        return named[1] if same and named is not None else export.short_paths(result)
 
     def _done(self, answer: tuple[ScanResult, list[str]]) -> None:
         result = answer[0]
@@ -129,7 +131,7 @@ class ScanController(QObject):
         note = f" ({result.cached:,} from the signature cache)" if result.cached else ""
         warn = "".join(f" Warning: {w}." for w in result.warnings)
         self._end(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}{note}.{warn}")
-        self.state.set_result(result)
+        self.state.set_result(self.before_shown(result))
 
     def _failed(self, message: str, details: str) -> None:
         self._end(f"Scan failed: {message}")

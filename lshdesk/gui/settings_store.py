@@ -56,3 +56,11 @@ def engine_settings(settings: QSettings) -> tuple[str, str]:
 
 def cache_enabled(settings: QSettings) -> bool:
     return str(settings.value("cache/enabled", "true")).lower() != "false"
+
+
+DIFF_TOOL_KEY = "tools/diff"  # Side by side's external diff tool (a command line); empty: the first one found
+
+
+def diff_tool(settings: QSettings) -> str:
+    value = settings.value(DIFF_TOOL_KEY, "")
+    return value if isinstance(value, str) else ""

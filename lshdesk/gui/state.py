@@ -39,6 +39,7 @@ class AppState(QObject):
         self.result: ScanResult | None = None
         self.selection = Selection()
         self.marks = np.zeros(0, dtype=bool)  # one per document of the result: the files an action would act on
+        self.kept = np.zeros(0, dtype=bool)  # one per document: the one the user keeps in its group (shown bold)
 
     def set_folders(self, folders: list[str], reference: set[str] | None = None) -> None:
         seen: list[str] = []
@@ -71,6 +72,7 @@ class AppState(QObject):
         self.result = result
         self.selection = Selection()
         self.marks = np.zeros(len(result.docs) if result is not None else 0, dtype=bool)
+        self.kept = np.zeros_like(self.marks)
         self.resultChanged.emit(result)
         self.selectionChanged.emit(self.selection)
         self.marksChanged.emit()
@@ -81,6 +83,14 @@ class AppState(QObject):
         if marks.shape != self.marks.shape:
             raise ValueError(f"{len(marks)} marks for {len(self.marks)} documents")
         self.marks = marks.copy()
+        self.marksChanged.emit()
+
+    def set_kept(self, kept: np.ndarray, marks: np.ndarray) -> None:
+        """The documents kept by the user's choice, and the marks that choice gives (one boolean per document each)."""
+        kept, marks = np.asarray(kept, dtype=bool), np.asarray(marks, dtype=bool)
+        if kept.shape != self.marks.shape or marks.shape != self.marks.shape:
+            raise ValueError(f"{len(kept)} kept and {len(marks)} marks for {len(self.marks)} documents")
+        self.kept, self.marks = kept.copy(), marks.copy()
         self.marksChanged.emit()
 
     def select(self, docs: tuple[int, ...]) -> None:

@@ -21,9 +21,11 @@ def settings(tmp_path: Path) -> QSettings:
 
 
 @pytest.fixture
-def window(qtbot, settings):
-    """The real main window, shown offscreen; at teardown no worker thread may be left running."""
+def window(qtbot, settings, tmp_path):
+    """The real main window, shown offscreen; at teardown no worker thread may be left running. Its pairs marked not
+    duplicates are kept in the test's own folder (the session's data folder holds every other test's folders)."""
     w = MainWindow(settings)
+    w.not_duplicates.data_dir = str(tmp_path / "not-duplicates")
     qtbot.addWidget(w)
     w.setWindowState(Qt.WindowState.WindowNoState)  # the offscreen screen (800 x 800) is small: it opens maximised
     w.resize(1280, 800)

@@ -1,4 +1,5 @@
-"""The action log: one JSON line per file moved, copied, sent to the trash or moved back, in the user's data folder.
+"""The action log: one JSON line per file moved, copied, sent to the trash, replaced by a link or moved back, in the
+user's data folder.
 
 Each line is appended with one ``write`` on a file opened for appending, then flushed to disk, so a crash leaves at
 worst a last line cut short; reading skips any line that is not a well-formed entry (the file is untrusted).
@@ -24,7 +25,7 @@ import platformdirs
 LOG_NAME = "actions.jsonl"
 FORMAT_VERSION = 1
 READ_LIMIT = 8 << 20  # only the last 8 MB of a log are read back (about 40,000 entries)
-ACTIONS = ("trash", "move", "copy", "undo")
+ACTIONS = ("trash", "move", "copy", "undo", "hardlink", "symlink")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Entry:
     inode: int = 0  # of the file where it went (0: not recorded, an older lshdesk)
     folder: str = ""  # the folder the user chose for a move or copy; the trash folder for 'trash'
     roots: tuple[str, ...] = ()  # the scanned folders the file was found in
+    link: str = ""  # 'hardlink', 'symlink': the document kept, which the link now at ``source`` leads to
 
     @property
     def is_marker(self) -> bool:
@@ -114,7 +116,9 @@ def _entry(line: bytes) -> Entry | None:
     if not all(isinstance(d.get(k, 0), int) and not isinstance(d.get(k, 0), bool) for k in ints) or "size" not in d:
         return None
     roots = d.get("roots", [])
-    if "mtime_ns" not in d or not isinstance(d.get("folder", ""), str) or not isinstance(roots, list):
+    if "mtime_ns" not in d or not all(isinstance(d.get(k, ""), str) for k in ("folder", "link")):
+        return None
+    if not isinstance(roots, list):
         return None
     if not all(isinstance(r, str) for r in roots):
         return None
@@ -130,6 +134,7 @@ def _entry(line: bytes) -> Entry | None:
         d.get("inode", 0),
         d.get("folder", ""),
         tuple(roots),
+        d.get("link", ""),
     )
 
 

@@ -52,13 +52,15 @@ def mark_by_rule(
     reference: Marks,
     pairs: Pairs,
     threshold: float,
+    kept: Marks | None = None,
 ) -> Marks:
     """New marks: in every group, the document the rule keeps stays unmarked and the others are marked, each only
     if it has a verified pair at or above ``threshold`` with a document that stays (``backed``).
 
     ``groups`` are the groups on screen (linked or strict). Documents in a reference folder are never marked. With
     ``reference`` as the rule, a group keeps its reference documents and marks the others; a group without any
-    reference document is left unmarked.
+    reference document is left unmarked. A group holding a document the user keeps (``kept``) keeps that one,
+    whatever the rule.
     """
     if rule not in RULES:
         raise ParamError(f"unknown rule {rule!r}: choose one of {', '.join(RULES)}")
@@ -69,13 +71,30 @@ def mark_by_rule(
     path_len = np.fromiter((len(p) for p in paths), dtype=np.int64, count=n) if rule == "shortest" else None
     for members in groups:
         members = np.asarray(members, dtype=np.int64)
-        if rule == "reference":
+        chosen = members[kept[members]] if kept is not None else members[:0]
+        if len(chosen):
+            marks[members] = True
+            marks[chosen] = False
+        elif rule == "reference":
             if reference[members].any():
                 marks[members] = True
         else:
             marks[members] = True
             marks[_keeper(members, rule, mtime, size, path_len)] = False
     return backed(marks & ~reference, pairs, threshold)
+
+
+def keep_one(
+    marks: Marks, kept: Marks, members: npt.NDArray[np.int64], doc: int, reference: Marks
+) -> tuple[Marks, Marks]:
+    """The user keeps ``doc`` in its group ``members``: (kept, marks) with ``doc`` the group's one kept document,
+    unmarked, and the group's other documents marked (a reference folder's never)."""
+    kept, marks = kept.copy(), marks.copy()
+    kept[members] = False
+    kept[doc] = True
+    marks[members] = ~reference[members]
+    marks[doc] = False
+    return kept, marks
 
 
 def backed(marks: Marks, pairs: Pairs, threshold: float) -> Marks:

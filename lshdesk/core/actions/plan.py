@@ -14,7 +14,13 @@ import numpy as np
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_size
 
-KINDS = {"trash": "Move to the trash", "move": "Move to folder", "copy": "Copy to folder"}
+KINDS = {
+    "trash": "Move to the trash",
+    "move": "Move to folder",
+    "copy": "Copy to folder",
+    "hardlink": "Replace with hard links",
+    "symlink": "Replace with symbolic links",
+}
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,17 @@ def make_plan(result, marks: np.ndarray) -> Plan:
             for i in np.flatnonzero(marks)
         )
     )
+
+
+def group_preview(result, marks: np.ndarray) -> dict[int, tuple[int, list[str]]]:
+    """For each marked document: its group's number (1-based, linked groups) and the paths of the group's documents
+    that stay (unmarked): what an action's confirmation shows, group by group."""
+    out: dict[int, tuple[int, list[str]]] = {}
+    for g, members in enumerate(result.groups):
+        docs = members.tolist()
+        stays = [result.docs.paths[d] for d in docs if not marks[d]]
+        out.update({d: (g + 1, stays) for d in docs if marks[d]})
+    return out
 
 
 class Unsafe(LshdeskError):

@@ -12,15 +12,22 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from lshdesk.core.actions import trash, undo
+from lshdesk.core.actions import links, trash, undo
 from lshdesk.core.actions.log import ActionLog, Entry, finished, new_run_id, now
 from lshdesk.core.actions.plan import KINDS, Plan, Planned, Unsafe, changed, destination, inside, read_only
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.scan.pipeline import Progress
 
-STAGES = {"trash": "Moving to the trash", "move": "Moving", "copy": "Copying", "undo": "Moving back"}
+STAGES = {
+    "trash": "Moving to the trash",
+    "move": "Moving",
+    "copy": "Copying",
+    "hardlink": "Replacing with hard links",
+    "symlink": "Replacing with symbolic links",
+    "undo": "Moving back",
+}
 
 
 def send_to_trash(path: str) -> None:
@@ -126,7 +133,8 @@ def outside(path: str, roots: tuple[str, ...]) -> str | None:
 
 @dataclass
 class ActionRun:
-    """One action over a plan: ``kind`` is 'trash', 'move' or 'copy'; ``folder`` the destination of move and copy."""
+    """One action over a plan: ``kind`` is 'trash', 'move', 'copy', 'hardlink' or 'symlink'; ``folder`` the
+    destination of move and copy; ``keep`` the document each marked one is replaced by a link to (link kinds)."""
 
     plan: Plan
     kind: str
@@ -137,11 +145,13 @@ class ActionRun:
     run_id: str = field(default_factory=new_run_id)
     done: list[tuple[int, str]] = field(default_factory=list)  # (document, where it went)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    keep: dict[int, str] = field(default_factory=dict)  # link kinds: marked document -> path of the one kept
+    reference: tuple[str, ...] = ()  # the reference folders: their files are never replaced by links
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ParamError(f"unknown action {self.kind!r}: choose one of {', '.join(KINDS)}")
-        if self.kind != "trash":
+        if self.kind in ("move", "copy"):
             if not self.folder:
                 raise ParamError("choose a folder to move or copy the files to")
             if inside(self.folder, self.roots):
@@ -163,6 +173,8 @@ class ActionRun:
         return self
 
     def _act(self, f: Planned) -> str | None:
+        if self.kind in links.KINDS:
+            return self._link(f)
         reason = outside(f.path, self.roots) or changed(f) or (read_only(f.path) if self.kind != "copy" else None)
         if reason is not None:
             return reason
@@ -191,6 +203,35 @@ class ActionRun:
             return _why(e, dest)
         self.done.append((f.doc, dest))
         self.log.append(self._entry(f, dest, folder))
+        return None
+
+    def _link(self, f: Planned) -> str | None:
+        """The original to the trash, then the link in its place; if the link cannot be made, the original back."""
+        target = self.keep.get(f.doc, "")
+        reason = outside(f.path, self.roots) or changed(f) or read_only(f.path)
+        reason = reason or links.why_not(self.kind, f, target, self.roots, self.reference)
+        if reason is not None:
+            return reason
+        try:
+            inode = os.lstat(f.path).st_ino
+            self.trash(f.path)
+        except OSError as e:
+            return _why(e, f.path)
+        held = trash.find(f.path, inode)
+        if held is None:
+            return f"sent to the trash but not found there: no link made (restore it from {trash_location()})"
+        try:
+            links.make(self.kind, target, f.path)
+        except OSError as e:
+            try:
+                move_file(held[0], f.path)
+                os.unlink(trash.info_path(held[0]))
+            except OSError:
+                return f"no link made ({_why(e, f.path)}); the original is in the trash: {held[0]}"
+            return f"no link made ({_why(e, f.path)}): the original is back in its place"
+        self.done.append((f.doc, f.path))
+        entry = self._entry(f, held[0], held[1])
+        self.log.append(replace(entry, link=target))
         return None
 
     def _entry(self, f: Planned, dest: str, folder: str) -> Entry:
@@ -236,6 +277,8 @@ class UndoRun:
         return self
 
     def _back(self, e: Entry) -> str | None:
+        if e.action in links.KINDS:
+            return self._unlink(e)
         reason = undo.why_not(e) or read_only(e.dest)
         if reason is not None:
             return reason
@@ -251,3 +294,18 @@ class UndoRun:
             except OSError:
                 pass  # a stale entry in the trash's list, the file itself restored
         return None
+
+    def _unlink(self, e: Entry) -> str | None:
+        """The link lshdesk made goes, and the original comes back from the trash (as a trashed file does)."""
+        as_trashed = replace(e, action="trash")
+        reason = links.not_ours(e.action, e.source, e.link) or undo.why_not(as_trashed) or read_only(e.dest)
+        if reason is not None:
+            return reason
+        os.unlink(e.source)
+        reason = self._back(as_trashed)
+        if reason is not None:
+            try:
+                links.make(e.action, e.link, e.source)  # the original stays in the trash: its link comes back
+            except OSError:
+                pass
+        return reason

@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from lshdesk.core.corpus.sources import is_url, root_path
+from lshdesk.core.overlap import overlap
 from lshdesk.core.pathnames import display, display_all, name_fields
 from lshdesk.core.scan.pipeline import ScanResult, SignedCorpus
 
@@ -198,6 +199,8 @@ def to_json(result: ScanResult) -> str:
         "groups": [sorted(names[i] for i in g.tolist()) for g in result.groups],
         "group_lowest_similarity": [round(float(low), 6) for low in result.group_min.tolist()],  # one per group
     }
+    if (folders := overlap(result)) is not None:
+        doc["overlap"] = folders.to_json()  # the reference folders (or the first folder) against the rest
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

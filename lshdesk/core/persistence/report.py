@@ -10,6 +10,7 @@ import numpy as np
 from lshdesk import __version__
 from lshdesk.core.corpus.sources import read_text  # local files and objects in storage (URLs)
 from lshdesk.core.errors import NotText
+from lshdesk.core.overlap import overlap
 from lshdesk.core.passages import shared_passages
 from lshdesk.core.pathnames import display
 from lshdesk.core.persistence.export import display_paths, pair_indices
@@ -84,6 +85,36 @@ def _all_pairs(rows: list[tuple[int, int, float, float, int]], names: list[str])
     return out
 
 
+def _bar(share: float, label: str) -> str:
+    """An inline SVG bar: ``share`` of it filled, the label beside it."""
+    w = round(300 * min(max(share, 0.0), 1.0))
+    return (
+        f"<svg width='420' height='18' role='img' aria-label='{html.escape(label)}'>"
+        f"<rect width='300' height='14' y='2' fill='#eee'/><rect width='{w}' height='14' y='2' fill='#17796d'/>"
+        f"<text x='308' y='14' font-size='12'>{html.escape(label)}</text></svg>"
+    )
+
+
+def _overlap_section(result: ScanResult) -> list[str]:
+    """Folder against folder (the reference folders, or the first folder, against the rest); none for one folder."""
+    o = overlap(result)
+    if o is None:
+        return []
+    esc = html.escape
+    out = [
+        "<h2>Folder against folder</h2><table><tr><th>Side</th><th>Documents with a near-duplicate on the "
+        "other side</th><th>Its shingles the other side holds too</th></tr>"
+    ]
+    for side in (o.a, o.b):
+        share = side.matched / side.docs if side.docs else 0.0
+        out.append(
+            f"<tr><td>{esc(side.name)}</td><td>{_bar(share, f'{side.matched:,} of {side.docs:,} ({share:.0%})')}</td>"
+            f"<td>{_bar(side.contained, f'{side.contained:.0%} of {side.shingles:,}')}</td></tr>"
+        )
+    out.append(f"</table><p class='muted'>{len(o.pairs):,} of the pairs join the two sides.</p>")
+    return out
+
+
 def to_html(result: ScanResult) -> str:
     """The whole report as one HTML string."""
     names = display_paths(result)
@@ -109,6 +140,7 @@ def to_html(result: ScanResult) -> str:
         f"<tr><th>Threshold</th><td>{result.params.threshold:g}</td></tr></table>",
         "<h2>The S-curve</h2>",
         scurve_svg(result),
+        *_overlap_section(result),
         "<h2>Groups</h2>",
     ]
     if result.groups:

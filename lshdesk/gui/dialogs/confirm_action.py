@@ -9,7 +9,8 @@ from lshdesk.core.actions.plan import Plan, destinations
 from lshdesk.core.humanize import human_size
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
-VERBS = {"trash": "Move to trash", "move": "Move", "copy": "Copy"}
+VERBS = {"trash": "Move to trash", "move": "Move", "copy": "Copy", "hardlink": "Replace", "symlink": "Replace"}
+LINKS = {"hardlink": "hard links", "symlink": "symbolic links"}
 
 
 def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
@@ -18,6 +19,12 @@ def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
     files = f"{n:,} file{'s' if n != 1 else ''} ({human_size(plan.total_size)})"
     if kind == "trash":
         return f"Move {files} to the trash?", "They can be restored from the system trash. Nothing is deleted."
+    if kind in LINKS:
+        return (
+            f"Replace {files} with {LINKS[kind]} to the documents kept?",
+            "Each original goes to the system trash (Edit > Undo brings it back) and a link to the document kept in "
+            "its group takes its name.",
+        )
     where = f"to {folder}"
     then = (
         "Edit > Undo moves them back."
@@ -30,11 +37,22 @@ def _what(kind: str, plan: Plan, folder: str) -> tuple[str, str]:
     )
 
 
+def _group(g: object) -> str:
+    return str(g) if g else "none"
+
+
 class ConfirmAction(QDialog):
     """Lists the files with their sizes; ``accepted`` only when the user presses the action's button."""
 
     def __init__(
-        self, parent: QWidget | None, kind: str, plan: Plan, folder: str = "", roots: tuple[str, ...] = ()
+        self,
+        parent: QWidget | None,
+        kind: str,
+        plan: Plan,
+        folder: str = "",
+        roots: tuple[str, ...] = (),
+        keep: dict[int, str] | None = None,
+        preview: dict[int, tuple[int, list[str]]] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{VERBS[kind]}: confirm")
@@ -50,8 +68,18 @@ class ConfirmAction(QDialog):
             Column("File", [f.path for f in plan.files]),
             Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
         ]
-        if kind != "trash":  # where each one goes, or why it will not
+        if kind in LINKS:  # the document each one will lead to
+            kept = keep or {}
+            to = [f"link to {kept[f.doc]}" if kept.get(f.doc) else "not replaced: no document kept" for f in plan.files]
+            columns.insert(1, Column("Becomes", to))
+        elif kind != "trash":  # where each one goes, or why it will not
             columns.insert(1, Column("To", destinations(plan, folder, roots)))
+        if preview:  # group by group: what goes (these rows) and what stays
+            groups = [preview.get(f.doc, (0, [])) for f in plan.files]
+            columns.append(Column("Group", np.array([g for g, _ in groups], np.int64), _group, "Its group", True))
+            columns.append(
+                Column("Stays in its group", [", ".join(stays) or "nothing: all marked" for _, stays in groups])
+            )
         self.model.set_columns(columns)
         self.table = QTableView()
         self.table.setModel(self.model)

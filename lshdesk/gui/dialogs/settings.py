@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.humanize import human_size
-from lshdesk.gui.settings_store import cache_enabled, engine_settings
+from lshdesk.gui.settings_store import DIFF_TOOL_KEY, cache_enabled, diff_tool, engine_settings
 from lshdesk.gui.workers import WorkerSlot
+from lshdesk.system import difftool
 
 
 def _probe(address: str):
@@ -72,27 +73,14 @@ class SettingsDialog(QDialog):
         form.addRow("Scheduler", row)
         form.addRow(self.test_result)
 
-        self.cache_size = QLabel()
-        self.clear_button = QPushButton("Clear cache")
-        self.cache_on = QRadioButton("Remember signatures between scans")
-        self.cache_off = QRadioButton("Do not cache")
-        cgroup = QButtonGroup(self)
-        cgroup.addButton(self.cache_on)
-        cgroup.addButton(self.cache_off)
-        (self.cache_on if cache_enabled(settings) else self.cache_off).setChecked(True)
-        cache_box = QGroupBox("Signature cache")
-        cform = QFormLayout(cache_box)
-        cform.addRow(self.cache_on)
-        cform.addRow(self.cache_off)
-        crow = QHBoxLayout()
-        crow.addWidget(self.cache_size, 1)
-        crow.addWidget(self.clear_button)
-        cform.addRow("Size", crow)
+        cache_box = self._cache_box(settings)
+        tools_box = self._tools_box(settings)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         lay = QVBoxLayout(self)
         lay.addWidget(engine_box)
         lay.addWidget(cache_box)
+        lay.addWidget(tools_box)
         lay.addWidget(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -102,6 +90,39 @@ class SettingsDialog(QDialog):
         self.probe = WorkerSlot(self)
         self._enable()
         self._show_cache_size()
+
+    def _cache_box(self, settings: QSettings) -> QGroupBox:
+        """Remember signatures or not, the cache's size and Clear cache."""
+        self.cache_size = QLabel()
+        self.clear_button = QPushButton("Clear cache")
+        self.cache_on = QRadioButton("Remember signatures between scans")
+        self.cache_off = QRadioButton("Do not cache")
+        cgroup = QButtonGroup(self)
+        cgroup.addButton(self.cache_on)
+        cgroup.addButton(self.cache_off)
+        (self.cache_on if cache_enabled(settings) else self.cache_off).setChecked(True)
+        box = QGroupBox("Signature cache")
+        cform = QFormLayout(box)
+        cform.addRow(self.cache_on)
+        cform.addRow(self.cache_off)
+        crow = QHBoxLayout()
+        crow.addWidget(self.cache_size, 1)
+        crow.addWidget(self.clear_button)
+        cform.addRow("Size", crow)
+        return box
+
+    def _tools_box(self, settings: QSettings) -> QGroupBox:
+        """The external diff tool's command (Side by side's Open in diff tool)."""
+        found = difftool.found()
+        self.diff_tool = QLineEdit(diff_tool(settings))
+        self.diff_tool.setPlaceholderText(f"empty: {found} (found on this machine)" if found else "e.g. meld")
+        self.diff_tool.setToolTip(
+            "The command Side by side's Open in diff tool runs; {left} and {right} stand for the two files "
+            "(without them the files are added at the end)"
+        )
+        box = QGroupBox("Diff tool")
+        QFormLayout(box).addRow("Command", self.diff_tool)
+        return box
 
     def _enable(self) -> None:
         on = self.dask.isChecked()
@@ -153,6 +174,7 @@ class SettingsDialog(QDialog):
         self.settings.setValue("engine/kind", "dask" if self.dask.isChecked() else "local")
         self.settings.setValue("engine/address", self.address.text().strip())
         self.settings.setValue("cache/enabled", "true" if self.cache_on.isChecked() else "false")
+        self.settings.setValue(DIFF_TOOL_KEY, self.diff_tool.text().strip())
         super().accept()
 
     def done(self, result: int) -> None:

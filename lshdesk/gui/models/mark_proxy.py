@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QIdentityProxyModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
 
 from lshdesk.gui.state import AppState
 
@@ -50,6 +51,10 @@ class MarkProxy(QIdentityProxyModel):
             if doc is None:
                 return None
             return Qt.CheckState.Checked if self._state.marks[doc] else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.FontRole and (doc := self.mark_doc(index)) is not None and self._state.kept[doc]:
+            font = QFont(super().data(index, role) or QFont())
+            font.setBold(True)  # the document the user keeps in its group
+            return font
         return super().data(index, role)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:

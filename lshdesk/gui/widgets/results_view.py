@@ -24,6 +24,7 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
 from lshdesk.gui.widgets.file_drop import accept_files, take_files
+from lshdesk.gui.widgets.overlap_view import OverlapView
 from lshdesk.gui.widgets.result_tables import (
     DOC_WIDTHS,
     PAIR_WIDTHS,
@@ -33,7 +34,12 @@ from lshdesk.gui.widgets.result_tables import (
     table,
 )
 
-SUB_TABS = (("Pairs", "Alt+P"), ("Groups", "Alt+G"), ("Documents", "Alt+D"))
+SUB_TABS = (
+    ("Pairs", "Alt+P"),
+    ("Groups", "Alt+G"),
+    ("Documents", "Alt+D"),
+    ("Overlap", "Alt+O"),
+)  # Alt+F is the File menu
 GROUP_MODES = (
     ("Linked groups (chains included)", "Documents linked by verified pairs: A~B and B~C put A, B, C together"),
     ("Strict groups (every pair ≥ threshold)", "Every two documents of a group form a verified pair"),
@@ -49,6 +55,8 @@ class ResultsView(QWidget):
     findSimilar = Signal(int)  # "Find similar..." on a document: list its nearest documents
     groupsShown = Signal(int)  # how many groups the Groups tab shows (linked or strict), after each change
     filesDropped = Signal(list)  # files (not folders) dropped here: list the nearest documents of each
+    notDuplicates = Signal(list)  # the user rules out these pairs (document index pairs): a pair, or a whole group
+    keepOne = Signal(int)  # "Keep this one" on a group's document: it stays, the group's others are marked
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -81,8 +89,11 @@ class ResultsView(QWidget):
         self.docs_model = DocumentsModel(self)
         self.documents = table(self.docs_model)
         self.documents.setAccessibleName("Documents")
+        self.overlap = OverlapView()  # folder against folder, with two folders or more
         self.tabs = QTabWidget()
-        for i, (view, (title, key)) in enumerate(zip((self.pairs, self.groups, self.documents), SUB_TABS)):
+        for i, (view, (title, key)) in enumerate(
+            zip((self.pairs, self.groups, self.documents, self.overlap), SUB_TABS)
+        ):
             self.tabs.addTab(view, title)
             self.tabs.setTabToolTip(i, f"{title} ({key})")
             QShortcut(QKeySequence(key), self, lambda v=view: (self.tabs.setCurrentWidget(v), v.setFocus()))
@@ -104,6 +115,7 @@ class ResultsView(QWidget):
         self.filter.textChanged.connect(self._filter)
         self._connect_selection()
         self.pairs.activated.connect(lambda _index: self.pairActivated.emit())
+        self.overlap.pairPicked.connect(lambda pair: (self.docsSelected.emit(pair), self.pairActivated.emit()))
         self.groups.activated.connect(lambda index: self.groupActivated.emit(self.groups_model.group_of(index)))
         self._connect_menus()
 
@@ -147,6 +159,8 @@ class ResultsView(QWidget):
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
         size_columns(self.documents, DOC_WIDTHS)
         several = result is not None and len(result.roots) > 1  # several folders: which one each document is from
+        self.overlap.set_result(result, names)
+        self.tabs.setTabVisible(3, several)
         self.documents.setColumnHidden(6, not several)
         self.pairs.setColumnHidden(5, not several)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
@@ -237,7 +251,20 @@ class ResultsView(QWidget):
             menu.addAction(
                 f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
             )
+        if view is self.groups and len(docs) == 1:
+            menu.addAction("Keep this one (K): mark the others of its group", lambda d=docs[0]: self.keepOne.emit(d))
+        if ruled_out := self.pairs_among(docs):
+            menu.addSeparator()
+            what = "Not duplicates" if view is self.pairs else f"Not duplicates: the group's {len(ruled_out):,} pairs"
+            menu.addAction(what, lambda: self.notDuplicates.emit(ruled_out))
         return menu
+
+    def pairs_among(self, docs: list[int]) -> list[tuple[int, int]]:
+        """The reported pairs whose two documents are both among ``docs`` (a pair row: itself; a group: its pairs)."""
+        if self.result is None or len(docs) < 2:
+            return []
+        p, inside = self.result.pairs, np.isin(self.result.pairs.left, docs) & np.isin(self.result.pairs.right, docs)
+        return [(int(a), int(b)) for a, b in zip(p.left[inside], p.right[inside])]
 
     def docs_at(self, view: QAbstractItemView, pos: QPoint) -> list[int]:
         """The documents (indices, not skipped files) of the row under ``pos``."""

@@ -1,4 +1,5 @@
-"""One text of a pair side by side: its name, the text with its shared passages marked, and a thin map of them."""
+"""One text of a pair side by side: its name, the text with its passages marked (shared, or what differs) and a thin
+map of them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from PySide6.QtCore import QPoint, QRect, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QPainter, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
-from lshdesk.gui.theme import SHARED_BG, text_on, watch_palette
+from lshdesk.gui.theme import SHARED_BG, Tone, text_on, watch_palette
+
+Mark = tuple[int, int, Tone]  # (start, end, colour) in Python indices; start == end marks a place (a thin line)
 
 
 def _utf16(text: str, index: int) -> int:
@@ -23,17 +26,17 @@ def _from_utf16(text: str, position: int) -> int:
     return len(text.encode("utf-16-le")[: 2 * position].decode("utf-16-le", errors="ignore"))
 
 
-def shared_format() -> QTextCharFormat:
-    """How a shared passage looks: a background for the palette in use and the ink that reads on it."""
+def shared_format(tone: Tone = SHARED_BG) -> QTextCharFormat:
+    """How a marked passage looks: its background for the palette in use and the ink that reads on it."""
     fmt = QTextCharFormat()
-    bg = SHARED_BG.color()
+    bg = tone.color()
     fmt.setBackground(bg)
     fmt.setForeground(text_on(bg))
     return fmt
 
 
 class PassageMap(QWidget):
-    """A thin strip beside a text: where its shared passages are (by position in the text), the part on screen
+    """A thin strip beside a text: where its marked passages are (by position in the text), the part on screen
     framed; a click scrolls the text there."""
 
     clicked = Signal(int)  # a position in the text
@@ -42,10 +45,11 @@ class PassageMap(QWidget):
         super().__init__(parent)
         self.setFixedWidth(10)
         self.setToolTip("Where the shared passages are in this text: click to go there")
-        self.length, self.spans, self.seen = 0, [], (0, 0)
+        self.length, self.seen = 0, (0, 0)
+        self.marks: list[Mark] = []
 
-    def set_spans(self, length: int, spans: list[tuple[int, int]]) -> None:
-        self.length, self.spans = length, spans
+    def set_marks(self, length: int, marks: list[Mark]) -> None:
+        self.length, self.marks = length, marks
         self.update()
 
     def set_seen(self, first: int, last: int) -> None:
@@ -59,9 +63,8 @@ class PassageMap(QWidget):
         p = QPainter(self)
         pal = self.palette()
         p.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
-        shared = SHARED_BG.color()
-        for s, e in self.spans:
-            p.fillRect(QRect(1, self._y(s), self.width() - 2, max(self._y(e) - self._y(s), 2)), shared)
+        for s, e, tone in self.marks:
+            p.fillRect(QRect(1, self._y(s), self.width() - 2, max(self._y(e) - self._y(s), 2)), tone.color())
         if self.length:
             top, bottom = self._y(self.seen[0]), self._y(self.seen[1])
             p.setPen(pal.color(QPalette.ColorRole.Highlight))
@@ -89,7 +92,8 @@ class TextPane(QWidget):
         self.map = PassageMap()
         self.map.setAccessibleName(f"Shared passages of document {side}")
         self.path = ""
-        self._text, self._spans = "", []
+        self._text = ""
+        self._marks: list[Mark] = []
         watch_palette(self.text, self._highlight)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -111,16 +115,22 @@ class TextPane(QWidget):
         self.text.setAccessibleDescription(name)
 
     def show_text(self, text: str, spans: list[tuple[int, int]]) -> None:
+        """Show ``text`` with ``spans`` marked as shared passages."""
         self.text.setPlainText(text)
-        self._text, self._spans = text, spans
-        self.map.set_spans(len(text), spans)
-        self._highlight()
+        self._text = text
+        self.set_marks([(s, e, SHARED_BG) for s, e in spans])
         self._seen_changed()
+
+    def set_marks(self, marks: list[Mark]) -> None:
+        """Mark these passages of the text shown instead of the ones marked (e.g. what differs, not what is shared)."""
+        self._marks = marks
+        self.map.set_marks(len(self._text), marks)
+        self._highlight()
 
     def clear_text(self) -> None:
         self.text.clear()
-        self._text, self._spans = "", []
-        self.map.set_spans(0, [])
+        self._text, self._marks = "", []
+        self.map.set_marks(0, [])
 
     def length(self) -> int:
         return len(self._text)
@@ -149,15 +159,17 @@ class TextPane(QWidget):
         self.map.set_seen(self.top_position(), self.bottom_position())
 
     def _highlight(self) -> None:
-        """Mark the shared passages (again when the palette changes: the colours follow it)."""
-        text, fmt = self._text, shared_format()
+        """Mark the passages (again when the palette changes: the colours follow it)."""
+        text, formats = self._text, {tone: shared_format(tone) for tone in {m[2] for m in self._marks}}
         sels = []
-        for s, e in self._spans:
+        for s, e, tone in self._marks:
+            if s == e:
+                continue  # a place, not a passage: the map shows it
             sel = QTextEdit.ExtraSelection()
             cur = QTextCursor(self.text.document())
             cur.setPosition(_utf16(text, s))
             cur.setPosition(_utf16(text, e), QTextCursor.MoveMode.KeepAnchor)
-            sel.cursor, sel.format = cur, fmt
+            sel.cursor, sel.format = cur, formats[tone]
             sels.append(sel)
         self.text.setExtraSelections(sels)
         self.map.update()

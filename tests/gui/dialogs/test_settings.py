@@ -6,6 +6,7 @@ import pytest
 from gui_helpers import scan_and_wait, set_test_params
 
 from lshdesk.gui.dialogs.settings import SettingsDialog, engine_settings
+from lshdesk.gui.settings_store import DIFF_TOOL_KEY, diff_tool
 
 
 def test_settings_are_saved_on_ok_and_not_on_cancel(qtbot, window, settings):
@@ -23,6 +24,17 @@ def test_settings_are_saved_on_ok_and_not_on_cancel(qtbot, window, settings):
     dialog.accept()
     assert engine_settings(settings) == ("dask", "tcp://127.0.0.1:1")
     assert settings.value("cache/enabled") == "false"
+
+
+def test_the_diff_tool_command_is_kept_and_the_window_uses_it(qtbot, window, settings):
+    dialog = SettingsDialog(settings, window)
+    qtbot.addWidget(dialog)
+    dialog.diff_tool.setText("  kdiff3 {left} {right} ")
+    dialog.accept()
+    assert diff_tool(settings) == "kdiff3 {left} {right}"
+    assert window.side_by_side.settings is settings  # Side by side reads the same settings
+    settings.setValue(DIFF_TOOL_KEY, ["meld", "x"])  # a damaged value (not one string) reads as none
+    assert diff_tool(settings) == ""
 
 
 def test_test_connection_reports_a_refused_address_without_blocking(qtbot, window, settings):

@@ -1,0 +1,36 @@
+"""The Overlap tab: folder against folder with its bars, figures and cross pairs, shown only with several folders."""
+
+from __future__ import annotations
+
+from gui_helpers import scan_and_wait, set_test_params, table
+
+from lshdesk.core.overlap import overlap
+
+
+def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, corpus_dir):
+    root, _ = corpus_dir
+    window.open_folders([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    set_test_params(window)
+    scan_and_wait(qtbot, window)
+    view, r = window.results.overlap, window.state.result
+    assert window.results.tabs.isTabVisible(3)
+    want = overlap(r)
+    assert want.a.matched >= 2 and (view.found.a, view.found.b) == (want.a, want.b)  # alpha against beta, as the JSON and the report give it
+    assert view.summary.text().split("<br>") == want.lines()
+    rows = {frozenset(cells[:2]) for cells in table(view.pairs_model)}
+    assert frozenset(("alpha/letter.txt", "beta/letter-reply.txt")) in rows
+    assert all(any(n.startswith("alpha/") for n in p) and any(n.startswith("beta/") for n in p) for p in rows)
+    assert "near-duplicate" in view.bars.accessibleDescription()
+    view.side.setCurrentIndex(1)  # beta against the rest
+    assert view.found.a.name.endswith("beta") and view.found.a.matched == want.b.matched
+    with qtbot.waitSignal(window.side_by_side.shown, timeout=10000):
+        view.pairs.activated.emit(view.pairs_model.index(0, 0))
+    assert window.tabs.currentWidget() is window.side_by_side
+
+
+def test_one_folder_has_no_overlap_tab(qtbot, window, corpus_dir):
+    root, _ = corpus_dir
+    window.open_folders([str(root)], scan_now=False)
+    set_test_params(window)
+    scan_and_wait(qtbot, window)
+    assert not window.results.tabs.isTabVisible(3) and window.results.overlap.found is None
