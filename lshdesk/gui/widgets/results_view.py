@@ -150,7 +150,7 @@ class ResultsView(QWidget):
         self.documents.setColumnHidden(6, not several)
         self.pairs.setColumnHidden(5, not several)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
-        why = explain_empty(result) if result is not None else ""
+        why = explain_empty(result, ui="gui") if result is not None else ""
         self.empty.setText(f"No pairs: {why}." if why else "")
         self.empty.setVisible(bool(why))
         self._count_tabs()
