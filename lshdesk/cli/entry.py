@@ -39,8 +39,6 @@ from lshdesk.system import commands
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
     from lshdesk.core.persistence import export
-    from lshdesk.core.scan.explain import explain_empty
-    from lshdesk.core.scurve import scan_banding
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -104,16 +102,27 @@ def _scan(args: argparse.Namespace) -> int:
     if code := emit(text, args.output):
         return code
     if not args.quiet:
-        say(
-            f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate pairs, "
-            f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
-            f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
-        )
-        if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
-            say(f"lshdesk: {result.scheme_note}")
-        if not len(result.pairs):
-            say(f"lshdesk: {explain_empty(result)}")
+        _summary(result, params)
     return 0
+
+
+def _summary(result, params: ScanParams) -> None:
+    """A scan's summary on standard error: what was read and found, tool folders left unread, why no pair."""
+    from lshdesk.core.corpus.skipped_words import read_counts, tool_fix
+    from lshdesk.core.scan.explain import explain_empty
+    from lshdesk.core.scurve import scan_banding
+
+    say(
+        f"lshdesk: {read_counts(len(result.docs), result.skipped)}, {len(result.candidates):,} candidate pairs, "
+        f"{len(result.pairs):,} pairs >= {params.threshold} in {len(result.groups):,} groups "
+        f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
+    )
+    if fix := tool_fix(result.skipped):
+        say(f"lshdesk: {fix}")
+    if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
+        say(f"lshdesk: {result.scheme_note}")
+    if not len(result.pairs):
+        say(f"lshdesk: {explain_empty(result)}")
 
 
 def _signature(args: argparse.Namespace) -> int:
