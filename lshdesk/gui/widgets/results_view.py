@@ -95,6 +95,7 @@ class ResultsView(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAccessibleName("Why no pair was found")
         self.empty.setContentsMargins(6, 4, 6, 4)
+        self.empty.hide()  # until a result says why it holds no pair (an empty label left a gap above the tables)
         lay.addLayout(bar)
         lay.addWidget(self.empty)
         lay.addWidget(self.tabs)
