@@ -40,7 +40,6 @@ class CorpusPanel(QWidget):
         self.summary = QLabel(NO_FOLDER)
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("What the last scan read")
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)  # its link takes Tab
         self.summary.linkActivated.connect(self._link)
         self.hint = QLabel(
             "<i>This is the built-in sample corpus. Open your own folders with File &gt; Open folder (Ctrl+O) "
@@ -112,6 +111,8 @@ class CorpusPanel(QWidget):
             f"{read_counts(len(result.docs), result.skipped)}, scanned in {duration(result.seconds)} "
             f"(see Results > Documents).{read}"
         )
+        flags = Qt.TextInteractionFlag  # the link takes Tab and Enter; without one, Tab passes by
+        self.summary.setTextInteractionFlags(flags.TextBrowserInteraction if tools else flags.NoTextInteraction)
         self.summary.setToolTip(
             f"Not read: {tools.names(8)}. 'Read them' adds them as folders to compare and scans again." if tools else ""
         )
