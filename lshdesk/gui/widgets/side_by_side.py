@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from lshdesk.core.alignment import map_position
 from lshdesk.core.clustering import exact_jaccard
-from lshdesk.core.humanize import plural
 from lshdesk.core.minhash import estimate
 from lshdesk.core.passages import Comparison, compare_files
 from lshdesk.core.query.excerpt import excerpt_place
@@ -149,11 +148,7 @@ class SideBySide(QWidget):
         self.prev_button.setEnabled(n > 0 and self.passage > 0)
         self.next_button.setEnabled(n > 0 and self.passage < n - 1)
         self.where.setText(
-            f"passage {self.passage + 1} of {n}"
-            if n and self.passage >= 0
-            else plural(n, "shared passage")
-            if n
-            else ""
+            f"passage {self.passage + 1} of {n}" if n and self.passage >= 0 else f"{n} shared passages" if n else ""
         )
 
     def show_pair(self, result: ScanResult | None, names: list[str], left: int, right: int) -> None:
