@@ -106,8 +106,9 @@ def _scan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(result, params: ScanParams) -> None:
-    """A scan's summary on standard error: what was read and found, tool folders left unread, why no pair."""
+def _summary(result, params: ScanParams, note: str = "") -> None:
+    """A scan's summary on standard error: what was read and found, a ``note`` on it, tool folders left unread,
+    why no pair."""
     from lshdesk.core.corpus.skipped_words import read_counts, tool_fix
     from lshdesk.core.scan.explain import explain_empty
     from lshdesk.core.scurve import scan_banding
@@ -117,6 +118,8 @@ def _summary(result, params: ScanParams) -> None:
         f"{len(result.pairs):,} pairs >= {params.threshold} in {len(result.groups):,} groups "
         f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
     )
+    if note:
+        say(f"lshdesk: {note}")
     if fix := tool_fix(result.skipped):
         say(f"lshdesk: {fix}")
     if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why

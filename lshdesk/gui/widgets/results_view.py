@@ -91,11 +91,10 @@ class ResultsView(QWidget):
         bar.addWidget(self.group_mode)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.empty = QLabel()  # why there is no pair, when there is none
+        self.empty = QLabel(visible=False)  # why there is no pair, when there is one to say (else a blank band)
         self.empty.setWordWrap(True)
         self.empty.setAccessibleName("Why no pair was found")
         self.empty.setContentsMargins(6, 4, 6, 4)
-        self.empty.hide()  # until a result says why it holds no pair (an empty label left a gap above the tables)
         lay.addLayout(bar)
         lay.addWidget(self.empty)
         lay.addWidget(self.tabs)
