@@ -14,7 +14,7 @@ MAX_MAINWINDOW_LINES = 300  # the window arranges panels and wires signals, noth
 MAX_FUNCTION_LINES = 60
 # The functions longer than that today, each held to its length: split one and it leaves the list (the test says so)
 LONG_FUNCTIONS = {
-    ("cli/entry.py", "_scan"): 87,
+    ("cli/entry.py", "_scan"): 78,
     ("cli/args.py", "build_parser"): 81,
     ("core/explore/exact.py", "all_pairs"): 71,
     ("core/explore/figures.py", "reband"): 73,

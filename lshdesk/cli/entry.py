@@ -40,8 +40,6 @@ def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
     from lshdesk.core.ignore import load as load_ignore_list
     from lshdesk.core.persistence import export
-    from lshdesk.core.scan.explain import explain_empty
-    from lshdesk.core.scurve import scan_banding
     from lshdesk.distributed.engines import make_scan
 
     engine = args.engine or ("dask" if args.scheduler else "local")
@@ -110,18 +108,31 @@ def _scan(args: argparse.Namespace) -> int:
     if code := emit(text, args.output):
         return code
     if not args.quiet:
-        say(
-            f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate pairs, "
-            f"{len(result.pairs)} pairs >= {params.threshold} in {len(result.groups)} groups "
-            f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
-        )
-        if left_out:
-            say(f"lshdesk: {plural(left_out, 'pair')} left out: not duplicates by {args.ignore_list}")
-        if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
-            say(f"lshdesk: {result.scheme_note}")
-        if not len(result.pairs):
-            say(f"lshdesk: {explain_empty(result)}")
+        left = f"{plural(left_out, 'pair')} left out: not duplicates by {args.ignore_list}" if left_out else ""
+        _summary(result, params, left)
     return 0
+
+
+def _summary(result, params: ScanParams, note: str = "") -> None:
+    """A scan's summary on standard error: what was read and found, a ``note`` on it, tool folders left unread,
+    why no pair."""
+    from lshdesk.core.corpus.skipped_words import read_counts, tool_fix
+    from lshdesk.core.scan.explain import explain_empty
+    from lshdesk.core.scurve import scan_banding
+
+    say(
+        f"lshdesk: {read_counts(len(result.docs), result.skipped)}, {len(result.candidates):,} candidate pairs, "
+        f"{len(result.pairs):,} pairs >= {params.threshold} in {len(result.groups):,} groups "
+        f"(bands x rows {result.banding}, {summary_seconds(result.seconds)})"
+    )
+    if note:
+        say(f"lshdesk: {note}")
+    if fix := tool_fix(result.skipped):
+        say(f"lshdesk: {fix}")
+    if result.banding != scan_banding(params):  # the automatic scheme left the S-curve optimum: say why
+        say(f"lshdesk: {result.scheme_note}")
+    if not len(result.pairs):
+        say(f"lshdesk: {explain_empty(result)}")
 
 
 def _signature(args: argparse.Namespace) -> int:

@@ -70,6 +70,7 @@ def add_query_parser(sub, add_signature_options: Callable, positive: Callable) -
 
 def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: ScanParams, reference: list[int]) -> int:
     """``lshdesk scan --measure containment``: columns ``a,b,estimate,containment`` (a contained in b)."""
+    from lshdesk.core.corpus.skipped_words import read_counts
     from lshdesk.core.query.export import containment_csv, containment_json
     from lshdesk.distributed.engines import make_scan
 
@@ -87,8 +88,8 @@ def scan_containment(args: argparse.Namespace, paths: Sequence[str], params: Sca
     code = emit(containment_csv(result) if args.format == "csv" else containment_json(result), args.output)
     if not code and not args.quiet:
         say(
-            f"lshdesk: {len(result.docs)} documents, {len(result.skipped)} skipped, {len(result.candidates)} candidate "
-            f"pairs, {len(result.pairs)} pairs with containment >= {params.threshold} ({summary_seconds(result.seconds)})"
+            f"lshdesk: {read_counts(len(result.docs), result.skipped)}, {len(result.candidates):,} candidate "
+            f"pairs, {len(result.pairs):,} pairs with containment >= {params.threshold} ({summary_seconds(result.seconds)})"
         )
     return code
 
@@ -148,7 +149,7 @@ def query(args: argparse.Namespace) -> int:
     code = emit(text, args.output)
     if not code and not args.quiet:
         say(
-            f"lshdesk: {len(args.files)} quer{'y' if len(args.files) == 1 else 'ies'} against {len(result.docs)} documents "
+            f"lshdesk: {len(args.files)} quer{'y' if len(args.files) == 1 else 'ies'} against {len(result.docs):,} documents "
             f"(signed in {summary_seconds(result.seconds)}, ranked in {summary_seconds(seconds)})"
         )
     return code

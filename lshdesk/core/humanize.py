@@ -13,8 +13,28 @@ def human_size(n: float) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 band', '16 bands' (``many`` for irregular plurals)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+    """'1 band', '16 bands', '6,126 documents' (``many`` for irregular plurals)."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def similarity_text(value: float, threshold: float | None = None, digits: int = 2) -> str:
+    """A similarity with ``digits`` decimals, or as many more as it takes to differ from ``threshold`` when it lies
+    below it: 0.797 below 0.80 is '0.797', never '0.80' (the threshold it falls short of); 'just below 0.80' when six
+    decimals still round to it."""
+    text = f"{value:.{digits}f}"
+    if threshold is None or value >= threshold:
+        return text
+    for d in range(digits, 7):
+        text = f"{value:.{d}f}"
+        if float(text) < threshold:
+            return text
+    return f"just below {threshold_text(threshold)}"
+
+
+def threshold_text(t: float) -> str:
+    """A threshold as the user gave it: '0.80', '0.5', '0.825' (two decimals at least, more only when it has them)."""
+    two = f"{t:.2f}"
+    return two if float(two) == t else f"{t:g}"
 
 
 def scheme_text(bands: int, rows: int) -> str:

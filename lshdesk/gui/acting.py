@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 from lshdesk.core.actions import links
 from lshdesk.core.actions import plan as plans
 from lshdesk.core.actions.log import ActionLog, last_run
-from lshdesk.core.actions.prune import without
+from lshdesk.core.actions.prune import TakenAway
 from lshdesk.core.actions.run import ActionRun, UndoRun
 from lshdesk.core.errors import LshdeskError
 from lshdesk.gui import export_dir, file_actions, mark_menu
@@ -57,7 +57,7 @@ class Acting(QObject):
         self.slot = WorkerSlot(self, "Action failed")
         self._finisher = None  # how the running job ends, given a note (called at once, or when a cancel took effect)
         self._cancelled = False
-        self._pruned = None  # (run id, result shown after it, result before it, old numbers): Undo brings them back
+        self._pruned: TakenAway | None = None  # the files actions took out of the results shown: Undo gives them back
         self.slot.idle.connect(self._stopped)
         self.actions = a = mark_menu.build(w)
         for rule, action in a.rules.items():
@@ -135,11 +135,9 @@ class Acting(QObject):
         self._finisher = None
         self.cancel_action.setEnabled(False)
         if run.gone and self.state.result is started and started is not None:  # moved documents leave the results
-            pruned, old = without(started, run.gone)
-            marks = self.state.marks[old]
-            self.state.set_result(pruned)
-            self.state.set_marks(marks)
-            self._pruned = (run.run_id, pruned, started, old)
+            t = self._pruned if self._pruned is not None and self._pruned.result() is started else TakenAway(started)
+            self._pruned = t.taking(started.docs.paths[i] for i in run.gone)
+            self._show_keeping_marks(self._pruned.result())
         text = DONE_WORDS[run.kind].format(n=_files(len(run.done)), folder=run.folder)
         refused = f"; {_files(len(run.refused))} left alone (see why)" if run.refused else ""
         self.progress.finish(f"{text}{refused}.{note}")
@@ -214,22 +212,24 @@ class Acting(QObject):
         self._enable()
 
     def _bring_back(self, run: UndoRun) -> bool:
-        """Put the files Undo brought back into the results shown, if they are still those the action left; True
-        if it did (no rescan needed: each file was checked to be the one the scan read)."""
-        if self._pruned is None or self._pruned[0] != run.entries[0].run or self.state.result is not self._pruned[1]:
+        """Put the files Undo brought back into the results shown, if an action of this window took them out of
+        these results (any earlier one too); True if all of them are back (no rescan needed: each file was checked
+        to be the one the scan read)."""
+        t = self._pruned
+        if t is None or t.result() is not self.state.result:
             return False
-        _, pruned, started, old = self._pruned
         back = set(run.done)
-        left = np.ones(len(started.docs), dtype=bool)
-        left[old] = False  # the documents the action took away
-        away = [int(i) for i in np.flatnonzero(left) if started.docs.paths[i] not in back]
-        shown, kept = without(started, away)
-        marks = np.zeros(len(started.docs), dtype=bool)
-        marks[old] = self.state.marks
-        self.state.set_result(shown)
-        self.state.set_marks(marks[kept])
-        self._pruned = (run.entries[0].run, shown, started, kept) if away else None
-        return True
+        if back & t.away:
+            self._pruned = t.giving_back(back)
+            self._show_keeping_marks(self._pruned.result())
+        return back <= t.away
+
+    def _show_keeping_marks(self, result) -> None:
+        """Show ``result`` with the marks of the documents it shares with the one shown (by path)."""
+        shown = self.state.result
+        marked = {shown.docs.paths[i] for i in np.flatnonzero(self.state.marks)} if shown is not None else set()
+        self.state.set_result(result)
+        self.state.set_marks(np.fromiter((p in marked for p in result.docs.paths), bool, len(result.docs)))
 
     # --- paths, list, log ------------------------------------------------------------------------------------------
     def copy_paths(self) -> None:

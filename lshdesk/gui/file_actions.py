@@ -144,8 +144,7 @@ class FileActions:
         self._step(p.stage)
 
     def _step(self, words: str) -> None:
-        self.progress.start(f"{words[:1].upper()}{words[1:]}…")
-        self.progress.cancel_button.hide()  # Cancel is the scan's; a write is short and all or nothing
+        self.progress.start(f"{words[:1].upper()}{words[1:]}…", cancellable=False)  # a write is short, all or nothing
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Wait for a write still running: it finishes (a closing window does not lose the session being saved)."""

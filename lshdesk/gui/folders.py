@@ -39,6 +39,16 @@ class Folders:
         if scan_now:
             self.scans.start()
 
+    def read_too(self, folders: list[str]) -> None:
+        """Scan these folders too (tool folders a scan left out): each on the side (reference or not) of the folder
+        it lies in."""
+        reference = set(self.state.reference)
+        for f in folders:
+            outer = [r for r in self.state.folders if f.startswith((r.rstrip("/") + "/", os.path.join(r, "")))]
+            if outer and max(outer, key=len) in reference:
+                reference.add(_absolute(f))
+        self.open([*self.state.folders, *folders], scan_now=True, reference=reference)
+
     def add(self, folders: list[str]) -> None:
         """Add folders to compare (they replace the sample corpus) and say how to scan them."""
         folders = [_absolute(f) for f in folders]

@@ -30,6 +30,7 @@ from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.focus_ring import FocusRing
 from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
 from lshdesk.gui.widgets.progress_area import ProgressArea
+from lshdesk.gui.widgets.progress_strip import ProgressStrip
 from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.stale_banner import StaleBanner
@@ -79,12 +80,12 @@ class MainWindow(QMainWindow):
         central = QWidget()
         central_lay = QVBoxLayout(central)
         central_lay.setContentsMargins(0, 4, 0, 0)
-        central_lay.addWidget(self.tour)
         self.stale = StaleBanner(self.state)  # says when the results no longer match the folders and parameters
-        central_lay.addWidget(self.stale)
-        central_lay.addWidget(self.tabs, 1)
-        self.setCentralWidget(central)
         self.progress = ProgressArea()
+        self.progress_strip = ProgressStrip(self.progress)  # the same progress over the views, where results appear
+        for w in (self.tour, self.stale, self.progress_strip, self.tabs):
+            central_lay.addWidget(w, 1 if w is self.tabs else 0)
+        self.setCentralWidget(central)
         self.counts = QLabel()
         self.statusBar().addWidget(self.progress, 1)
         self.statusBar().addPermanentWidget(self.counts)
@@ -113,6 +114,8 @@ class MainWindow(QMainWindow):
         self.scans.before_shown = self.not_duplicates.filter  # a scan's result without the pairs ruled out
         self.results.notDuplicates.connect(self.not_duplicates.mark)
         self.corpus_panel.addRequested.connect(self.choose_folder)
+        self.corpus_panel.readFolders.connect(self.folders.read_too)
+        self.progress.shown.connect(self.corpus_panel.progress_shown)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)
         a.save_session.triggered.connect(self.files.choose_save_session)

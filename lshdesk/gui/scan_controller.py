@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
+from lshdesk.core.corpus.skipped_words import tool_folders
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
@@ -130,7 +131,9 @@ class ScanController(QObject):
         self._names = answer
         note = f" ({result.cached:,} from the signature cache)" if result.cached else ""
         warn = "".join(f" Warning: {w}." for w in result.warnings)
-        self._end(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}{note}.{warn}")
+        tools = tool_folders(result.skipped)
+        unread = f" {tools.words()} (see the Corpus panel)." if tools else ""
+        self._end(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}{note}.{unread}{warn}")
         self.state.set_result(self.before_shown(result))
 
     def _failed(self, message: str, details: str) -> None:

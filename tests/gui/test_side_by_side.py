@@ -240,3 +240,12 @@ def test_a_containment_pair_says_which_lines_of_the_container_hold_the_excerpt(q
     jac = run(scan([str(tmp_path)], ScanParams(threshold=0.1)))
     show(qtbot, view, jac, export.display_paths(jac), 0, 1)
     assert view.excerpt.isHidden()
+
+
+def test_one_shared_passage_is_said_in_the_singular(qtbot, view, tmp_path):
+    """Issue 31, item 14: it said "1 shared passages"."""
+    one = _filler(6, 8)
+    files = {"a.txt": _filler(8, 30) + one + _filler(9, 60), "b.txt": _filler(11, 150) + one + _filler(12, 150)}
+    result, names, idx = scan_folder(tmp_path, files)
+    show(qtbot, view, result, names, idx["a.txt"], idx["b.txt"])
+    assert len(view.comparison.spans[0]) == 1 and view.where.text() == "1 shared passage"

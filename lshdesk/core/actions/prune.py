@@ -1,9 +1,10 @@
-"""A scan result without the documents that left their folder: pairs, groups and arrays renumbered."""
+"""A scan result without the documents that left their folder (pairs, groups and arrays renumbered), and the files
+actions took away from a scan and Undo gave back."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -57,3 +58,27 @@ def without(result: ScanResult, gone: Sequence[int]) -> tuple[ScanResult, npt.ND
         group_min=group_min_similarity(comps, shingles),
     )
     return pruned, old
+
+
+@dataclass(frozen=True)
+class TakenAway:
+    """A scanned result, the files actions took out of it (moved, trashed), and the result shown without them: each
+    action takes more away, each Undo gives some back, in any order, and the result shown is found again from the
+    scan (so a file moved back by the second Undo returns as well as by the first)."""
+
+    scanned: ScanResult
+    away: frozenset[str] = frozenset()
+    shown: ScanResult | None = None  # None: the scanned result itself
+
+    def result(self) -> ScanResult:
+        return self.scanned if self.shown is None else self.shown
+
+    def taking(self, paths: Iterable[str]) -> TakenAway:
+        return self._with(self.away | set(paths))
+
+    def giving_back(self, paths: Iterable[str]) -> TakenAway:
+        return self._with(self.away - set(paths))
+
+    def _with(self, away: frozenset[str]) -> TakenAway:
+        gone = [i for i, p in enumerate(self.scanned.docs.paths) if p in away]
+        return TakenAway(self.scanned, away, without(self.scanned, gone)[0] if gone else None)

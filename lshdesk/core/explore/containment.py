@@ -103,8 +103,8 @@ class ContainmentCurves:
             else f"every other pair of the {self.n_pairs:,} with containment ≥ {DRAW_FLOOR:g}"
         )
         return (
-            f"Containment scan: {len(self.curves)} size-class pairs, each with its own bands x rows. Drawn: the "
-            f"{n_cand:,} candidates ({self.n_verified:,} verified) and {known}; {n_missed:,} missed at "
+            f"Containment scan: {len(self.curves):,} size-class pairs, each with its own bands x rows; "
+            f"{len(self.used()):,} of them drawn, with the {n_cand:,} candidates ({self.n_verified:,} verified) and {known}; {n_missed:,} missed at "
             f"C ≥ {self.threshold:g}. Computed in {self.seconds:.1f} s."
         )
 

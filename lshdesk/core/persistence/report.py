@@ -26,9 +26,10 @@ h1{font-size:1.6rem}h2{margin-top:2rem;border-bottom:1px solid #ddd}table{border
 td,th{padding:.25rem .6rem;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 th{background:#f6f6f6}.num{text-align:right;font-variant-numeric:tabular-nums}
 .pair{border:1px solid #ddd;border-radius:6px;margin:1rem 0;padding:.5rem 1rem}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.cols pre{white-space:pre-wrap;font:13px/1.4 monospace;
-background:#fafafa;padding:.5rem;margin:.25rem 0}mark{background:#ffe082}.muted{color:#777}
-"""
+.cols{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.cols pre{white-space:pre-wrap;
+font:13px/1.4 monospace;background:#fafafa;padding:.5rem;margin:.25rem 0}mark{background:#ffe082}.muted{color:#777}
+td,th,pre,p,h1,h2,summary{overflow-wrap:anywhere}table{max-width:100%}svg{max-width:100%;height:auto}
+"""  # a long path or an unbroken line wraps: no page wider than the window (a scrollbar at 1280 px)
 
 
 def _excerpt(text: str, spans: list[tuple[int, int]]) -> str:

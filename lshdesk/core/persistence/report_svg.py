@@ -12,6 +12,7 @@ from lshdesk.core.scurve import threshold as curve_threshold
 MAX_POINTS = 2000  # above this many candidate pairs, the plot shows counts per bin (a light, quick file to open)
 N_BINS = 50
 VERIFIED, BELOW = "#2e7d32", "#9e9e9e"
+LEGEND_ROWS = 2  # lines of text under the plot: the formula and thresholds, the candidates not measured
 
 
 def bin_counts(jaccard: npt.NDArray, threshold: float, n_bins: int = N_BINS) -> tuple[npt.NDArray, npt.NDArray]:
@@ -24,10 +25,10 @@ def bin_counts(jaccard: npt.NDArray, threshold: float, n_bins: int = N_BINS) -> 
     )
 
 
-def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
-    """The S-curve of the scan's scheme with its candidate pairs at their exact similarity, as inline SVG."""
+def scurve_svg(result: ScanResult, width: int = 640, height: int = 396) -> str:
+    """The S-curve of the scheme with its candidate pairs at their exact similarity, as SVG (legend below: uncrossed)."""
     b, r = result.banding.bands, result.banding.rows
-    left, top, w, h = 56, 16, width - 72, height - 60
+    left, top, w, h = 56, 16, width - 72, height - 60 - LEGEND_ROWS * 16
 
     def x(j: float) -> float:
         return left + j * w
@@ -39,7 +40,8 @@ def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
     curve = " ".join(f"{x(j):.1f},{y(p):.1f}" for j, p in zip(js, probability(js, b, r)))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="S-curve for {b} bands x {r} rows">',
+        f'aria-label="S-curve for {b} bands x {r} rows" style="max-width:100%;height:auto" '
+        f'viewBox="0 0 {width} {height}">',
         f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
     ]
     for t in (0, 0.25, 0.5, 0.75, 1):
@@ -70,17 +72,16 @@ def scurve_svg(result: ScanResult, width: int = 640, height: int = 360) -> str:
         f'<line x1="{x(th):.1f}" y1="{top}" x2="{x(th):.1f}" y2="{top + h}" stroke="#c62828" stroke-dasharray="5,4"/>'
     )
     parts.append(f'<polyline points="{curve}" fill="none" stroke="#1565c0" stroke-width="2"/>')
+    below = top + h + 48  # the legend's first baseline: under the axis title
     parts.append(
-        f'<text x="{left + w / 2}" y="{height - 8}" font-size="12" text-anchor="middle">exact similarity J</text>'
+        f'<text x="{left + w / 2}" y="{top + h + 32}" font-size="12" text-anchor="middle">exact similarity J</text>'
         f'<text x="14" y="{top + h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + h / 2})">'
         f"P(candidate)</text>"
-        f'<text x="{left + w - 8}" y="{top + h * 0.5:.1f}" font-size="12" text-anchor="end">P = 1 - (1 - J^{r})^{b}, '
-        f"curve threshold {curve_threshold(b, r):.2f}</text>"
-        f'<text x="{left + w - 8}" y="{top + h * 0.5 + 16:.1f}" font-size="12" text-anchor="end" fill="#c62828">'
-        f"your threshold {th:g} (dashed)</text>"
+        f'<text x="{left}" y="{below}" font-size="12"><tspan fill="#1565c0">P = 1 - (1 - J^{r})^{b}, curve threshold '
+        f'{curve_threshold(b, r):.2f}</tspan><tspan dx="16" fill="#c62828">your threshold {th:g} (dashed)</tspan></text>'
         f'<text x="{left + 8}" y="{top - 4}" font-size="11">{key}</text>'
         + (
-            f'<text x="{left + w - 8}" y="{top + h * 0.5 + 32:.1f}" font-size="12" text-anchor="end" fill="#757575">'
+            f'<text x="{left}" y="{below + 16}" font-size="12" fill="#757575">'
             f"{unmeasured:,} more candidates proven below the threshold (not measured, not drawn)</text>"
             if unmeasured
             else ""

@@ -1,22 +1,29 @@
-"""Why a scan found no pair, in one sentence: what was compared, the threshold, and the most similar pair seen."""
+"""Why a scan found no pair, in one sentence: a folder not found or empty, the files skipped and why, or what was
+compared, the threshold, and the most similar pair seen."""
 
 from __future__ import annotations
+
+import errno
+import os
 
 import numpy as np
 
 from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.corpus.skipped_words import by_reason, tool_folders
+from lshdesk.core.humanize import plural, similarity_text, threshold_text
 
 SAMPLED_PAIRS = 20_000  # pairs compared exactly when no candidate was found (a sample: the best seen)
 
 
-def explain_empty(result, seed: int = 0) -> str:
+def explain_empty(result, seed: int = 0, ui: str = "cli") -> str:
     """A sentence for an empty result ("" when the scan found pairs): "no pair between the reference folder and
-    the others reaches 0.80; the most similar is 0.12"."""
+    the others reaches 0.80; the most similar is 0.12", "folder not found: /x", "the folder is empty", or the
+    files skipped by reason (with the way to read them, in the words of ``ui``: "cli" or "gui")."""
     if len(result.pairs):
         return ""
     n, t = len(result.docs), result.params.threshold
     if n < 2:
-        return f"{'no document' if n == 0 else 'one document'} to compare: nothing to pair"
+        return _too_few(result, ui)
     root = np.asarray(result.docs.root)
     is_ref = np.isin(root, np.asarray(result.reference, dtype=np.int64))
     if result.reference and (is_ref.all() or not is_ref.any()):
@@ -24,8 +31,32 @@ def explain_empty(result, seed: int = 0) -> str:
         return f"every document is in a{'n' if side == 'other' else ''} {side} folder: no pair to compare"
     what = "between the reference folder and the others" if result.reference else "of documents"
     best, seen = _most_similar(result, is_ref if result.reference else None, seed)
-    tail = f"the most similar {'is' if seen == 'all' else 'found is'} {best:.2f}" if best is not None else ""
-    return f"no pair {what} reaches {t:.2f}" + (f"; {tail}" if tail else "")
+    near = similarity_text(best, t) if best is not None else ""
+    tail = f"the most similar {'is' if seen == 'all' else 'found is'} {near}" if best is not None else ""
+    return f"no pair {what} reaches {threshold_text(t)}" + (f"; {tail}" if tail else "")
+
+
+def _too_few(result, ui: str) -> str:
+    """Why fewer than two documents were read: folders not found, folders empty, files skipped (by reason)."""
+    n = len(result.docs)
+    roots = {os.path.abspath(r) if "://" not in r else r for r in result.roots}
+    missing = [s.path for s in result.skipped if s.path in roots and _not_found(s.reason)]
+    if missing:
+        where = ", ".join(missing[:3]) + (f" and {len(missing) - 3:,} more" if len(missing) > 3 else "")
+        return f"{'folder' if len(missing) == 1 else 'folders'} not found: {where}"
+    what = "no document" if n == 0 else "one document"
+    skipped = [by_reason(result.skipped, ui), tool_folders(result.skipped).words()]
+    if any(skipped):
+        return f"{what} to compare: " + "; ".join(w for w in skipped if w)
+    if n == 0:
+        return (
+            "the folder is empty" if len(result.roots) == 1 else f"the {plural(len(result.roots), 'folder')} are empty"
+        )
+    return "one document to compare: nothing to pair"
+
+
+def _not_found(reason: str) -> bool:
+    return reason.startswith("cannot open") and os.strerror(errno.ENOENT) in reason
 
 
 def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:

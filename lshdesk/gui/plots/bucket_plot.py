@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics
 
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import Tone, plot_colors, style_plot_item, watch_palette
 
 BAR, BAR_EDGE = "#0072B2", Tone("#003f66", "#9fd3f5")
 LABEL_GAP = 10  # pixels kept free between two size labels on the axis
+TITLE_POINTS = 9
+TITLE_MARGIN = 8  # pixels of the plot area's width the title cannot use (the label's padding)
 
 
 def size_bins(max_size: int) -> npt.NDArray[np.int64]:
@@ -45,7 +47,7 @@ class BucketPlot(pg.PlotWidget):
         pi.addItem(self.bars)
         self.counts = np.zeros(0, dtype=np.int64)
         self.labels: list[str] = []
-        self._title = ""
+        self._title, self._shorter = "", ()
         self._restyle()
         watch_palette(self, self._restyle)
         add_export_action(self, self.export, "bucket_sizes", "Export the bucket sizes plot")
@@ -57,12 +59,24 @@ class BucketPlot(pg.PlotWidget):
         self.setBackground(c.background)
         style_plot_item(self.getPlotItem(), c)
         self.bars.setOpts(pen=pg.mkPen(BAR_EDGE.color()))
-        self._set_title(self._title)
+        self._set_title(self._title, *self._shorter)
 
-    def _set_title(self, text: str) -> None:
-        self._title = text
-        if text:
-            self.getPlotItem().setTitle(text, color=plot_colors().text.name(), size="9pt")
+    def _set_title(self, text: str, *shorter: str) -> None:
+        """Title the plot with ``text``, or the first of the ``shorter`` ones that fits its width (a narrow plot cut
+        "largest 11" to "largest 1"); the export keeps the whole text."""
+        self._title, self._shorter = text, shorter
+        if not text:
+            return
+        font = QFont(self.font())
+        font.setPointSize(TITLE_POINTS)
+        box = self.getPlotItem().getViewBox().width()  # the title's column is the plot area's, beside the axis
+        room = (box if box > 0 else self.width()) - TITLE_MARGIN
+        fits = [t for t in (text, *shorter) if QFontMetrics(font).horizontalAdvance(t) <= room]
+        shown = fits[0] if fits else (shorter or (text,))[-1]
+        self.getPlotItem().setTitle(shown, color=plot_colors().text.name(), size=f"{TITLE_POINTS}pt")
+
+    def title_shown(self) -> str:
+        return self.getPlotItem().titleLabel.text
 
     def label_step(self) -> int:
         """Every how many bars a size is written under the axis, so that the labels never overlap."""
@@ -82,6 +96,7 @@ class BucketPlot(pg.PlotWidget):
         super().resizeEvent(event)
         if getattr(self, "labels", None) and not getattr(self, "closed", False):  # not before __init__, nor after close
             self._set_ticks()
+            self._set_title(self._title, *self._shorter)
 
     def export(self, path: str) -> None:
         """Save the plot as PNG or SVG (by the extension)."""
@@ -108,4 +123,7 @@ class BucketPlot(pg.PlotWidget):
         top = int(np.ceil(heights.max()))
         pi.getAxis("left").setTicks([[(h, f"{10 ** (h - 1):,}") for h in range(1, top + 1)]])
         pi.setRange(xRange=(-0.6, len(keep) - 0.4), yRange=(0, max(top, 1) + 0.1), padding=0)
-        self._set_title(f"{len(sizes):,} buckets of 2+ documents, largest {int(sizes.max()):,}")
+        n, most = f"{len(sizes):,}", f"{int(sizes.max()):,}"
+        self._set_title(
+            f"{n} buckets of 2+ documents, largest {most}", f"{n} buckets, largest {most}", f"largest {most}"
+        )

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from lshdesk.core.explore.containment import ContainmentCurves
+from lshdesk.core.humanize import plural
 from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, containment_pairs
 from lshdesk.gui.plots.scurve_plot import CURVE, ScurvePlot, X
 
@@ -65,7 +66,7 @@ class ContainmentLayer:
             self.low.hide()
             self.high.hide()
             self.spread.hide()
-            title = f"Containment scan: P(candidate | C) of the {len(used)} size-class pairs holding pairs"
+            title = f"P(candidate | C) of the {plural(len(used), 'size-class pair')} drawn"  # the caption: of how many
         else:
             c = cc.curves[curve]
             self.low.setData(X, c.lowest(X))

@@ -56,7 +56,12 @@ class ContainmentPanel(QGroupBox):
             self.pick.blockSignals(False)
             return
         drawn = np.bincount(cc.curve, minlength=len(cc.curves))
-        self.pick.addItem(f"All size-class pairs with pairs ({len(cc.used())} of {len(cc.curves)})", None)
+        self.pick.addItem(f"All drawn ({len(cc.used()):,} of {len(cc.curves):,})", None)  # short: the box is narrow
+        self.pick.setItemData(
+            0,
+            "The size-class pairs that hold pairs (all of them if none does), drawn together",
+            Qt.ItemDataRole.ToolTipRole,
+        )
         for i in sorted(range(len(cc.curves)), key=lambda i: -drawn[i]):
             self.pick.addItem(f"{cc.curves[i].label()} ({drawn[i]:,})", i)
             self.pick.setItemData(

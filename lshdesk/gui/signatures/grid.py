@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.compare import PairFigures, pair_figures
-from lshdesk.core.humanize import scheme_text
+from lshdesk.core.humanize import plural, scheme_text
 from lshdesk.core.params import Banding
 from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.gui.file_actions import write_text
@@ -241,11 +241,13 @@ class SignatureGrid(QWidget):
         who = (
             "both documents"
             if len(compared) == 2 and n == 2
-            else (f"all {n} documents" if len(compared) == n else "rows " + ", ".join(row_letter(i) for i in compared))
+            else (
+                f"all {n:,} documents" if len(compared) == n else "rows " + ", ".join(row_letter(i) for i in compared)
+            )
         )
         scheme = scheme_text(m.banding.bands, m.banding.rows) if m.banding is not None else "no banding"
         agree = len(m.agreeing_slots())
-        text = f"{n} documents · k = {k} · {scheme} · <b>{agree} of {k}</b> slots agree in {who}"
+        text = f"{plural(n, 'document')} · k = {k} · {scheme} · <b>{agree} of {k}</b> slots agree in {who}"
         if m.banding is not None:
             hit = m.collided_bands().tolist()
             some = np.flatnonzero(m.shared_bucket_bands() & ~np.isin(np.arange(m.banding.bands), hit)).tolist()

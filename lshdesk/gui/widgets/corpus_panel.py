@@ -5,19 +5,27 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from lshdesk.core.corpus.skipped_words import read_counts, tool_folders
 from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import duration
+
+NO_FOLDER = "No folder yet: File > Open folder (Ctrl+O) or drop one here."
+NOT_SCANNED = "Not scanned yet: press Scan (F5)."
+SCANNING = "Scanning… (its progress shows above the results)"
+READ_TOOLS = "read-tool-folders"  # the summary's link that reads the tool folders left out
 
 
 class CorpusPanel(QWidget):
     """Lists the folders with a reference check box each; Add and Remove forward the user's intent."""
 
     addRequested = Signal()
+    readFolders = Signal(list)  # "read them": the tool folders the last scan left out, to scan as folders of their own
 
     def __init__(self, state: AppState, parent=None) -> None:
         super().__init__(parent)
         self.state = state
+        self._busy = False  # a job runs (the progress area says so)
         self.list = QListWidget()
         self.list.setAccessibleName("Folders")
         self.list.setToolTip(
@@ -29,8 +37,10 @@ class CorpusPanel(QWidget):
         self.caption.setToolTip(self.list.toolTip())
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
-        self.summary = QLabel("No folder yet: File > Open folder (Ctrl+O) or drop one here.")
+        self.summary = QLabel(NO_FOLDER)
         self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("What the last scan read")
+        self.summary.linkActivated.connect(self._link)
         self.hint = QLabel(
             "<i>This is the built-in sample corpus. Open your own folders with File &gt; Open folder (Ctrl+O) "
             "or drop them on the window.</i>"
@@ -73,6 +83,14 @@ class CorpusPanel(QWidget):
         self.list.blockSignals(False)
         self.remove_button.setEnabled(bool(folders))
         self.hint.setVisible(folders == [sample_corpus()])
+        if self.state.result is None:  # a listed folder is never "no folder yet" (while the sample loads, too)
+            self.summary.setText(SCANNING if self._busy and folders else NOT_SCANNED if folders else NO_FOLDER)
+
+    def progress_shown(self, now) -> None:
+        """Follow the progress area (a ``progress_area.Shown``): while the first scan runs, say so here."""
+        self._busy = now.busy
+        if self.state.result is None:
+            self.refresh()
 
     def _ref_toggled(self, item: QListWidgetItem) -> None:
         self.state.set_reference(item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
@@ -84,9 +102,22 @@ class CorpusPanel(QWidget):
 
     def _show_counts(self, result) -> None:
         if result is None:
-            self.summary.setText("Not scanned yet: press Scan (F5).")
+            self.refresh()
             return
+        tools = tool_folders(result.skipped)
+        which = "the tool folder" if len(tools.paths) == 1 else f"the {len(tools.paths):,} tool folders"
+        read = f" <a href='{READ_TOOLS}'>Read {which} too</a>" if tools else ""
         self.summary.setText(
-            f"{len(result.docs)} documents, {len(result.skipped)} skipped files "
-            f"(see Results > Documents), scanned in {duration(result.seconds)}."
+            f"{read_counts(len(result.docs), result.skipped)}, scanned in {duration(result.seconds)} "
+            f"(see Results > Documents).{read}"
         )
+        flags = Qt.TextInteractionFlag  # the link takes Tab and Enter; without one, Tab passes by
+        self.summary.setTextInteractionFlags(flags.TextBrowserInteraction if tools else flags.NoTextInteraction)
+        self.summary.setToolTip(
+            f"Not read: {tools.names(8)}. 'Read them' adds them as folders to compare and scans again." if tools else ""
+        )
+
+    def _link(self, href: str) -> None:
+        result = self.state.result
+        if href == READ_TOOLS and result is not None:
+            self.readFolders.emit(list(tool_folders(result.skipped).paths))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen, QRegion
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 from lshdesk.gui.theme import blend, contrast
 
@@ -21,6 +21,20 @@ def ring_colour(palette: QPalette) -> QColor:
         if contrast(candidate, window) >= MIN_CONTRAST:
             return candidate
     return text
+
+
+def shown_part(target: QWidget, rect: QRect) -> QRect:
+    """The part of ``rect`` (window coordinates) that the scroll areas ``target`` lies in leave on screen: a widget
+    scrolled out of a viewport keeps its place past the viewport's edge, hidden only by the viewport's clipping
+    (other parents clip nothing: a ring's outer pixels past a parent's edge stay drawn)."""
+    window = target.window()
+    parent = target.parentWidget()
+    while parent is not None and parent is not window:
+        area = parent.parentWidget()
+        if isinstance(area, QAbstractScrollArea) and parent is area.viewport():
+            rect = rect & QRect(parent.mapTo(window, QPoint(0, 0)), parent.size())
+        parent = area
+    return rect
 
 
 class FocusRing(QWidget):
@@ -55,8 +69,13 @@ class FocusRing(QWidget):
             return
         top_left = t.mapTo(self.window(), QPoint(0, 0))
         rect = QRect(top_left, t.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
+        seen = shown_part(t, rect)
+        if seen.isEmpty():  # scrolled out of its view: no ring over the toolbar, a banner or another panel
+            self.hide()
+            return
         if rect != self.geometry():
             self.setGeometry(rect)
+        self.setMask(QRegion(seen.translated(-rect.topLeft())))
         self.show()
         self.raise_()
         self._timer.start()

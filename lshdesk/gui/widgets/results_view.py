@@ -102,7 +102,7 @@ class ResultsView(QWidget):
         bar.addWidget(self.group_mode)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.empty = QLabel()  # why there is no pair, when there is none
+        self.empty = QLabel(visible=False)  # why there is no pair, when there is one to say (else a blank band)
         self.empty.setWordWrap(True)
         self.empty.setAccessibleName("Why no pair was found")
         self.empty.setContentsMargins(6, 4, 6, 4)
@@ -164,7 +164,7 @@ class ResultsView(QWidget):
         self.documents.setColumnHidden(6, not several)
         self.pairs.setColumnHidden(5, not several)
         self.pairs.sortByColumn(2, Qt.SortOrder.DescendingOrder)
-        why = explain_empty(result) if result is not None else ""
+        why = explain_empty(result, ui="gui") if result is not None else ""
         self.empty.setText(f"No pairs: {why}." if why else "")
         self.empty.setVisible(bool(why))
         self._count_tabs()

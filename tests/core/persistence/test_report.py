@@ -83,3 +83,39 @@ def test_the_report_shows_examples_across_the_range_and_every_pair(result, monke
     assert table.count("<tr><td>") == len(rows)
     for a, b, _, j, _ in rows:
         assert f"<tr><td>{a}<td>{b}<td class=num>{j:.3f}" in table
+
+
+def _text_boxes(svg: str) -> list[tuple[str, float, float, float, float]]:
+    """Each <text>'s words and a box that holds them (12 px type: 7.2 px a character at most, 12 px high)."""
+    boxes = []
+    for attrs, body in re.findall(r"<text ([^>]*)>(.*?)</text>", svg):
+        if "rotate" in attrs:
+            continue
+        words = re.sub(r"<[^>]+>", "", body)
+        x, y = (float(re.search(rf'\b{a}="([0-9.]+)"', attrs).group(1)) for a in ("x", "y"))
+        width = len(words) * 7.2
+        x0 = x - width if 'text-anchor="end"' in attrs else x - width / 2 if "middle" in attrs else x
+        boxes.append((words, x0, y - 12, x0 + width, y + 3))
+    return boxes
+
+
+@pytest.mark.parametrize(("t", "banding"), [(0.3, Banding(64, 2)), (0.8, Banding(16, 8)), (0.5, Banding(20, 5))])
+def test_no_label_of_the_report_s_curve_crosses_the_curve_or_leaves_the_picture(result, t, banding):
+    """Issue 31, item 14: the formula's label sat across the curve at P = 0.5."""
+    from dataclasses import replace
+
+    r = replace(result, banding=banding, params=replace(result.params, threshold=t))
+    svg = report_svg.scurve_svg(r)
+    width, height = (float(v) for v in re.search(r'width="(\d+)" height="(\d+)"', svg).groups())
+    (points,) = re.findall(r'<polyline points="([^"]+)"', svg)
+    curve = [tuple(map(float, p.split(","))) for p in points.split()]
+    boxes = _text_boxes(svg)
+    assert any(w.startswith("P = 1 - (1 - J^") for w, *_ in boxes)
+    for words, x0, y0, x1, y1 in boxes:
+        assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height, words
+        assert not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in curve), f"{words!r} crosses the curve"
+
+
+def test_the_report_page_wraps_long_names_instead_of_scrolling_sideways():
+    css = report._CSS
+    assert "overflow-wrap:anywhere" in css and "minmax(0,1fr)" in css and "svg{max-width:100%" in css
