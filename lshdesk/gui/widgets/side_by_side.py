@@ -202,6 +202,10 @@ class SideBySide(QWidget):
         """Stop showing any pair and wait for the reading threads; True if none is left running."""
         return self.reader.shutdown(timeout_ms)
 
+    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
+        """A new result: no pair is shown until one is selected."""
+        self.clear()
+
     def clear(self) -> None:
         self.reader.cancel()  # a pair still being read is not shown
         self._figures = ""
