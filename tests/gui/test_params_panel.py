@@ -86,7 +86,7 @@ def test_formats_and_skip_patterns_reach_the_scan(qtbot, window, tmp_path):
     panel.files.exclude.editingFinished.emit()
     assert panel.params().corpus.formats == frozenset(panel.files.actions) - {"html"}
     assert "html" not in panel.files.button.text()
-    window.open_folders([str(tmp_path)], scan_now=False)
+    window.folders.open([str(tmp_path)], scan_now=False)
     scan_and_wait(qtbot, window)
     r = window.state.result
     assert r.docs.rel == ["a.txt"]
