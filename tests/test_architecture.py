@@ -25,7 +25,6 @@ LONG_FUNCTIONS = {
     ("gui/learn/lesson_scurve.py", "__init__"): 84,
     ("gui/learn/lesson_signatures.py", "__init__"): 74,
     ("gui/learn/lesson_step.py", "__init__"): 79,
-    ("gui/mainwindow.py", "__init__"): 65,
     ("gui/menus.py", "build"): 84,
     ("gui/plots/scurve_plot.py", "__init__"): 73,
     ("gui/signatures/grid.py", "__init__"): 94,

@@ -58,22 +58,7 @@ class MainWindow(QMainWindow):
         feature = QDockWidget.DockWidgetFeature
         self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-        self.results = ResultsView()
-        self.side_by_side = SideBySide()
-        self.signature_view = SignatureView()
-        self.scurve_view = ScurveView()
-        self.learn = LearnView()
-        self.tabs = QTabWidget()
-        self.views: dict[str, tuple[View, str]] = {  # tab title -> (view, help page); each shows every result
-            "Results": (self.results, "results"),
-            "Side by side": (self.side_by_side, "side_by_side"),
-            "Signatures": (self.signature_view, "signatures"),
-            "S-curve": (self.scurve_view, "scurve"),
-            "Learn": (self.learn, "learn"),
-        }
-        for title, (view, _) in self.views.items():
-            assert isinstance(view, QWidget)
-            self.tabs.addTab(view, title)
+        self._build_tabs()
         self.tour = Tour()
         self.tour.setVisible(not settings_store.tour_done(self.settings))
         central = QWidget()
@@ -105,6 +90,25 @@ class MainWindow(QMainWindow):
         screen_fit.first_run(self)  # the whole frame on the screen, or maximised on a small one
         settings_store.restore_layout(self.settings, self, self.side)
         screen_fit.keep_on_screen(self)  # a layout saved on a larger screen
+
+    def _build_tabs(self) -> None:
+        """The views, one tab each; every one is shown each result (a new tab: its view and one line here)."""
+        self.results = ResultsView()
+        self.side_by_side = SideBySide()
+        self.signature_view = SignatureView()
+        self.scurve_view = ScurveView()
+        self.learn = LearnView()
+        self.tabs = QTabWidget()
+        self.views: dict[str, tuple[View, str]] = {  # tab title -> (view, help page)
+            "Results": (self.results, "results"),
+            "Side by side": (self.side_by_side, "side_by_side"),
+            "Signatures": (self.signature_view, "signatures"),
+            "S-curve": (self.scurve_view, "scurve"),
+            "Learn": (self.learn, "learn"),
+        }
+        for title, (view, _) in self.views.items():
+            assert isinstance(view, QWidget)
+            self.tabs.addTab(view, title)
 
     def _connect_signals(self) -> None:
         a = self.menu_actions
