@@ -27,7 +27,6 @@ LONG_FUNCTIONS = {
     ("gui/learn/lesson_step.py", "__init__"): 79,
     ("gui/menus.py", "build"): 84,
     ("gui/plots/scurve_plot.py", "__init__"): 73,
-    ("gui/signatures/grid.py", "__init__"): 94,
     ("gui/widgets/file_options.py", "__init__"): 63,
     ("gui/widgets/params_panel.py", "__init__"): 90,
 }

@@ -70,6 +70,15 @@ class SignatureGrid(QWidget):
         self.model = SignaturesModel(self)
         self.jaccard: dict[tuple[int, int], float] = {}
         self.figures: PairFigures | None = None
+        self._build_controls()
+        self._build_table()
+        self._lay_out()
+        self._connect()
+        watch_palette(self, self._restyle)
+        self._sizes()
+
+    def _build_controls(self) -> None:
+        """The bar's summary and switches, the wrapped signature, the legend and the pairs' panel."""
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.wrap = QCheckBox("Wrap")
@@ -85,26 +94,6 @@ class SignatureGrid(QWidget):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
         self.export_button = QPushButton("Export CSV…")
-        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
-        self.table.setHorizontalHeader(BandHeader(self.table))
-        self.table.setModel(self.model)
-        self.table.setItemDelegate(SlotDelegate(self.table))
-        self.table.setAccessibleName("Signature grid")
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setWordWrap(False)
-        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        copy = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
-        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        copy.triggered.connect(self.copy_to_clipboard)
-        export = QAction("Export CSV…", self.table)
-        export.triggered.connect(self.choose_export)
-        self.table.addActions([copy, export])
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.overview = Overview(self.model, self.table)
         self.wrapped = WrappedSignatures(self.model)
         self.wrapped_area = _Room()
         self.wrapped_area.setWidget(self.wrapped)
@@ -117,6 +106,29 @@ class SignatureGrid(QWidget):
         self.panel.setAccessibleName("Pair figures")
         self.panel.setMinimumWidth(240)
 
+    def _build_table(self) -> None:
+        """The one-line grid (band header, one slot a cell, Copy and Export in its menu) and its overview strip."""
+        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
+        self.table.setHorizontalHeader(BandHeader(self.table))
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(SlotDelegate(self.table))
+        self.table.setAccessibleName("Signature grid")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(False)
+        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.copy_action = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.export_action = QAction("Export CSV…", self.table)
+        self.table.addActions([self.copy_action, self.export_action])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.overview = Overview(self.model, self.table)
+
+    def _lay_out(self) -> None:
+        """The bar above; the grid (one line, or wrapped) and the legend on the left, the pairs' figures right."""
         bar = QHBoxLayout()
         bar.addWidget(self.summary, 1)
         for w in (self.wrap, self.full, self.copy_button, self.export_button):
@@ -150,15 +162,16 @@ class SignatureGrid(QWidget):
         lay.addLayout(bar)
         lay.addWidget(self.splitter, 1)
 
+    def _connect(self) -> None:
         self.full.toggled.connect(self._set_full)
         self.wrap.toggled.connect(self._show_page)
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.export_button.clicked.connect(self.choose_export)
+        self.copy_action.triggered.connect(self.copy_to_clipboard)
+        self.export_action.triggered.connect(self.choose_export)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         # band labels centre on the visible part of their band, so a scroll repaints the whole header strip
         self.table.horizontalScrollBar().valueChanged.connect(self.table.horizontalHeader().viewport().update)
-        watch_palette(self, self._restyle)
-        self._sizes()
 
     # --- data ---------------------------------------------------------------------------------------------------------
     def set_data(
