@@ -5,7 +5,8 @@ from __future__ import annotations
 import posixpath
 from urllib.parse import unquote, urldefrag
 
-from lshdesk.core.corpus.extract._common import not_text, open_zip, parse_xml, read_member
+from lshdesk.core.corpus.extract._common import open_zip, parse_xml, read_member
+from lshdesk.core.errors import NotText
 
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 _OPF = "{http://www.idpf.org/2007/opf}"
@@ -20,7 +21,7 @@ def _package_path(zf) -> str:
         full_path = rf.get("full-path")
         if rf.get("media-type", _PACKAGE_TYPE) == _PACKAGE_TYPE and full_path:
             return full_path
-    raise not_text("corrupt EPUB: META-INF/container.xml names no package document")
+    raise NotText("corrupt EPUB: META-INF/container.xml names no package document")
 
 
 def spine(zf) -> list[str]:
@@ -36,12 +37,12 @@ def spine(zf) -> list[str]:
             manifest[item.get("id")] = (path, item.get("media-type", ""))
     spine_el = opf.find(_OPF + "spine")
     if spine_el is None:
-        raise not_text(f"corrupt EPUB: {opf_path} has no spine (reading order)")
+        raise NotText(f"corrupt EPUB: {opf_path} has no spine (reading order)")
     order = []
     for ref in spine_el.iter(_OPF + "itemref"):
         entry = manifest.get(ref.get("idref", ""))
         if entry is None:
-            raise not_text(f"corrupt EPUB: the spine names {ref.get('idref')!r}, which the manifest lacks")
+            raise NotText(f"corrupt EPUB: the spine names {ref.get('idref')!r}, which the manifest lacks")
         path, media = entry
         if media in _CHAPTER_TYPES and path not in order:
             order.append(path)
@@ -62,7 +63,7 @@ def extract(data: bytes, name: str) -> str:
     zf = open_zip(data, "EPUB")
     chapters = spine(zf)
     if not chapters:
-        raise not_text("corrupt EPUB: its spine lists no chapters")
+        raise NotText("corrupt EPUB: its spine lists no chapters")
     if _encrypted(zf) & set(chapters):  # fonts may be obfuscated harmlessly; encrypted chapters mean DRM
-        raise not_text("DRM-protected EPUB (its chapters are encrypted)")
+        raise NotText("DRM-protected EPUB (its chapters are encrypted)")
     return "\n\n".join(visible_text(decode_html(read_member(zf, c, "EPUB"))) for c in chapters)
