@@ -37,9 +37,7 @@ def render_text(source: str) -> str:
             for child in tok.children or ():
                 if child.type in _INLINE_TEXT:
                     out.append(child.content)
-                elif child.type == "softbreak":
-                    out.append("\n")
-                elif child.type == "hardbreak":
+                elif child.type in ("softbreak", "hardbreak"):
                     out.append("\n")
         elif tok.type in ("fence", "code_block"):
             out.append(tok.content + "\n")
