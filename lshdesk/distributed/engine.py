@@ -148,7 +148,10 @@ def _list(
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus, on_workers(g.client)):
-        (files if isinstance(entry, SourceFile) else skipped).append(entry)
+        if isinstance(entry, SourceFile):
+            files.append(entry)
+        else:
+            skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()
             yield Progress("listing", len(files), 0, g.elapsed())
