@@ -63,8 +63,13 @@ def not_a_file(path: str, folder_hint: str = "give a text file") -> str | None:
         return f"no such file: {path}"
     except OSError as e:
         return f"cannot read {path}: {e.strerror or e}"
-    kinds: tuple[tuple[Callable[[int], bool], str], ...] = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device (a disk)"))
-    kinds += ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISSOCK, "a socket"))
+    kinds: tuple[tuple[Callable[[int], bool], str], ...] = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device (a disk)"),
+        (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+    )
     what = next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
     if what == "a folder":
         return f"{path} is a folder, not a file: {folder_hint}"

@@ -105,7 +105,7 @@ def bundled(root: str = "lshdesk") -> list[Package]:
             continue
         done_extras[key] = done_extras.get(key, set()) | extras
         if key not in seen:
-            summary = meta["Summary"] if "Summary" in meta else ""
+            summary = meta["Summary"] if "Summary" in meta else ""  # noqa: SIM401 (no .get to the types)
             seen[key] = Package(meta["Name"], meta["Version"], licence_of(meta), parent, summary or "")
         queue.extend((n, e, meta["Name"]) for n, e in requirements(name, extras))
     return list(seen.values())
