@@ -69,6 +69,7 @@ def run_app(paths: list[str] | None = None) -> int:
     from lshdesk.system.desktop import APP_ID
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # the window's, never a QCoreApplication
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
     app.setApplicationVersion(__version__)

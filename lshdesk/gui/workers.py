@@ -32,7 +32,9 @@ class GeneratorThread(QThread):
     failed = Signal(int, str, str)  # request id, one-line message, details
     cancelled = Signal(int)
 
-    def __init__(self, request_id: int, make: Callable[[threading.Event], Generator], parent=None) -> None:
+    def __init__(
+        self, request_id: int, make: Callable[[threading.Event], Generator[Any, Any, Any]], parent=None
+    ) -> None:
         super().__init__(parent)
         self.request_id = request_id
         self._make = make

@@ -214,8 +214,10 @@ class LearnView(QWidget):
 
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
         """The lessons' 'use my files' reads the result's documents when asked, on a worker (two at least)."""
-        enough = result is not None and len(result.docs) >= 2
-        self.set_corpus(files_provider(names, result.docs.paths, result.params.corpus.max_bytes) if enough else None)
+        if result is None or len(result.docs) < 2:
+            self.set_corpus(None)
+        else:
+            self.set_corpus(files_provider(names, result.docs.paths, result.params.corpus.max_bytes))
 
     def set_corpus(self, texts_provider: TextsProvider | None) -> None:
         """(name, text) of the loaded corpus's documents, read on a worker when 'use my files' is first switched on;

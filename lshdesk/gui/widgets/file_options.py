@@ -34,14 +34,14 @@ class FileOptions(QWidget):
         self.button.setToolTip("Which kinds of document to read; files of the others are listed as skipped")
         self.button.setAccessibleDescription("Formats to read")
         self.menu = QMenu(self.button)
-        self.actions: dict[str, QAction] = {}
+        self.format_actions: dict[str, QAction] = {}
         for fid, fmt in FORMATS.items():
             exts = " ".join(sorted(fmt.extensions)[:6]) + (" …" if len(fmt.extensions) > 6 else "")
             action = self.menu.addAction(f"{fmt.label}  ({exts})")
             action.setCheckable(True)
             action.setChecked(True)
             action.toggled.connect(self._toggled)
-            self.actions[fid] = action
+            self.format_actions[fid] = action
         self.button.setMenu(self.menu)
         self.exclude = QLineEdit()
         self.exclude.setPlaceholderText("skip files matching, e.g. *.log drafts/*")
@@ -94,13 +94,13 @@ class FileOptions(QWidget):
         self.changed.emit()
 
     def _label(self) -> None:
-        on = [fid for fid, a in self.actions.items() if a.isChecked()]
-        text = "all formats" if len(on) == len(self.actions) else ", ".join(on) or "no format"
+        on = [fid for fid, a in self.format_actions.items() if a.isChecked()]
+        text = "all formats" if len(on) == len(self.format_actions) else ", ".join(on) or "no format"
         self.button.setText(f"Read: {text}")
 
     def set_options(self, options: CorpusOptions) -> None:
         self.base = options
-        for fid, action in self.actions.items():
+        for fid, action in self.format_actions.items():
             action.blockSignals(True)
             action.setChecked(options.formats is None or fid in options.formats)
             action.blockSignals(False)
@@ -117,7 +117,7 @@ class FileOptions(QWidget):
 
     def options(self) -> CorpusOptions:
         """The options shown (raises ParamError when no format is chosen)."""
-        on = frozenset(fid for fid, a in self.actions.items() if a.isChecked())
+        on = frozenset(fid for fid, a in self.format_actions.items() if a.isChecked())
         cap = self.max_mb.value()
         same_cap = abs(cap - self.base.max_bytes / 2**20) < 0.05  # the spin box rounds: keep an exact cap as given
         return CorpusOptions(
@@ -125,6 +125,6 @@ class FileOptions(QWidget):
             tuple(self.exclude.text().split()),
             self.all_files.isChecked(),
             self.base.max_bytes if same_cap else max(1, int(cap * 2**20)),
-            None if len(on) == len(self.actions) else on,
+            None if len(on) == len(self.format_actions) else on,
             follow_links=self.follow_links.isChecked(),
         )
