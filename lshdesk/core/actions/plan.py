@@ -8,6 +8,10 @@ import json
 import os
 import stat
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 import numpy as np
 
@@ -47,7 +51,7 @@ class Plan:
         return f"{n:,} file{'s' if n != 1 else ''}, {human_size(self.total_size)}"
 
 
-def make_plan(result, marks: np.ndarray) -> Plan:
+def make_plan(result: ScanResult, marks: np.ndarray) -> Plan:
     """The marked documents of a ``ScanResult`` as a plan (nothing on disk is read)."""
     d = result.docs
     mt = d.mtime if d.mtime is not None else np.zeros(len(d), dtype=np.int64)

@@ -10,6 +10,10 @@ scheme that alone brings more).
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 import numpy as np
 import numpy.typing as npt
@@ -78,7 +82,7 @@ class KnownJaccard:
             self.values = np.insert(self.values, pos, values)
 
 
-def measured_candidates(result) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+def measured_candidates(result: ScanResult) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """A Jaccard scan's candidates whose exact Jaccard the scan measured, as (sorted pair codes, Jaccard): what
     ``KnownJaccard.seed`` takes (the verification's join leaves the others at nan, ``scan/verify``)."""
     c, n = result.candidates, max(len(result.docs), 1)

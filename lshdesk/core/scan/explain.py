@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 SAMPLED_PAIRS = 20_000  # pairs compared exactly when no candidate was found (a sample: the best seen)
 
 
-def explain_empty(result, seed: int = 0) -> str:
+def explain_empty(result: ScanResult, seed: int = 0) -> str:
     """A sentence for an empty result ("" when the scan found pairs): "no pair between the reference folder and
     the others reaches 0.80; the most similar is 0.12"."""
     if len(result.pairs):
@@ -28,7 +34,7 @@ def explain_empty(result, seed: int = 0) -> str:
     return f"no pair {what} reaches {t:.2f}" + (f"; {tail}" if tail else "")
 
 
-def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
+def _most_similar(result: ScanResult, is_ref: npt.NDArray[np.bool_] | None, seed: int) -> tuple[float | None, str]:
     """The highest exact similarity over all pairs (few documents), else the candidates, else a random sample."""
     n = len(result.docs)
     sh = result.shingles
@@ -49,7 +55,7 @@ def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
     return float(exact_jaccard(result.shingles, left[keep], right[keep]).max()), seen
 
 
-def _best_candidate(result) -> float:
+def _best_candidate(result: ScanResult) -> float:
     """The highest exact similarity among the candidates. Those the join proved below the threshold without
     measuring them (J = nan, ``scan/verify``) are measured here, the best estimated first, at most
     ``SAMPLED_PAIRS`` of them (when the shingle sets are here)."""

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag
+
+if TYPE_CHECKING:
+    import zipfile
 
 from lshdesk.core.corpus.extract._common import open_zip, parse_xml, read_member
 from lshdesk.core.errors import NotText
@@ -15,7 +19,7 @@ _PACKAGE_TYPE = "application/oebps-package+xml"
 _CHAPTER_TYPES = {"application/xhtml+xml", "text/html", "application/x-dtbook+xml"}
 
 
-def _package_path(zf) -> str:
+def _package_path(zf: zipfile.ZipFile) -> str:
     root = parse_xml(read_member(zf, "META-INF/container.xml", "EPUB"), "META-INF/container.xml", "EPUB")
     for rf in root.iter(_CONTAINER + "rootfile"):
         full_path = rf.get("full-path")
@@ -24,7 +28,7 @@ def _package_path(zf) -> str:
     raise NotText("corrupt EPUB: META-INF/container.xml names no package document")
 
 
-def spine(zf) -> list[str]:
+def spine(zf: zipfile.ZipFile) -> list[str]:
     """The member names of the chapters, in spine (reading) order."""
     opf_path = _package_path(zf)
     opf = parse_xml(read_member(zf, opf_path, "EPUB"), opf_path, "EPUB")
@@ -49,7 +53,7 @@ def spine(zf) -> list[str]:
     return order
 
 
-def _encrypted(zf) -> set[str]:
+def _encrypted(zf: zipfile.ZipFile) -> set[str]:
     if "META-INF/encryption.xml" not in zf.namelist():
         return set()
     root = parse_xml(zf.read("META-INF/encryption.xml"), "META-INF/encryption.xml", "EPUB")

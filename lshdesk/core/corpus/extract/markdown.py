@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 import re
 
 _LINE_END = re.compile(r"[ \t]+\n")
@@ -20,7 +25,7 @@ _INLINE_TEXT = {"text", "text_special", "code_inline"}
 _parser = None
 
 
-def _md():
+def _md() -> MarkdownIt:
     global _parser
     if _parser is None:
         from markdown_it import MarkdownIt
