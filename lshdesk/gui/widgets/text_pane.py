@@ -42,7 +42,8 @@ class PassageMap(QWidget):
         super().__init__(parent)
         self.setFixedWidth(10)
         self.setToolTip("Where the shared passages are in this text: click to go there")
-        self.length, self.spans, self.seen = 0, [], (0, 0)
+        self.length, self.seen = 0, (0, 0)
+        self.spans: list[tuple[int, int]] = []
 
     def set_spans(self, length: int, spans: list[tuple[int, int]]) -> None:
         self.length, self.spans = length, spans
@@ -89,7 +90,8 @@ class TextPane(QWidget):
         self.map = PassageMap()
         self.map.setAccessibleName(f"Shared passages of document {side}")
         self.path = ""
-        self._text, self._spans = "", []
+        self._text = ""
+        self._spans: list[tuple[int, int]] = []
         watch_palette(self.text, self._highlight)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
