@@ -59,7 +59,9 @@ class _Room(QScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.widget().set_room(self.viewport().size())
+        wrapped = self.widget()
+        if isinstance(wrapped, WrappedSignatures):
+            wrapped.set_room(self.viewport().size())
 
 
 class SignatureGrid(QWidget):
@@ -120,7 +122,8 @@ class SignatureGrid(QWidget):
         for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.copy_action = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
+        self.copy_action = QAction("Copy", self.table)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
         self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.export_action = QAction("Export CSV…", self.table)
         self.table.addActions([self.copy_action, self.export_action])
@@ -136,7 +139,7 @@ class SignatureGrid(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        one_line = QWidget()
+        self.one_line = one_line = QWidget()
         ov = QVBoxLayout(one_line)
         ov.setContentsMargins(0, 0, 0, 0)
         ov.addWidget(self.overview)
@@ -198,7 +201,7 @@ class SignatureGrid(QWidget):
         """Lines of bands for k up to MAX_WRAPPED_K (unless the user turned them off), else the one-line grid."""
         fits = self.model.k <= MAX_WRAPPED_K
         self.wrap.setEnabled(fits)
-        self.pages.setCurrentWidget(self.wrapped_area if fits and self.wrap.isChecked() else self.pages.widget(0))
+        self.pages.setCurrentWidget(self.wrapped_area if fits and self.wrap.isChecked() else self.one_line)
 
     def _restyle(self) -> None:
         """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
@@ -236,7 +239,7 @@ class SignatureGrid(QWidget):
 
     def _selection_changed(self) -> None:
         rows: set[int] = set()
-        for rng in self.table.selectionModel().selection():
+        for rng in self.table.selectionModel().selection():  # type: ignore[attr-defined]  # iterable; not to the stub
             rows.update(range(rng.top(), rng.bottom() + 1))
         self.model.set_compared(tuple(rows) if len(rows) >= 2 else None)
         self._refresh()
@@ -286,7 +289,7 @@ class SignatureGrid(QWidget):
     def _selected_cells(self) -> tuple[list[int], list[int]]:
         rows: set[int] = set()
         cols: set[int] = set()
-        for rng in self.table.selectionModel().selection():
+        for rng in self.table.selectionModel().selection():  # type: ignore[attr-defined]  # iterable; not to the stub
             rows.update(range(rng.top(), rng.bottom() + 1))
             cols.update(range(rng.left(), rng.right() + 1))
         if not rows:
