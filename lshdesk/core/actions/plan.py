@@ -10,13 +10,13 @@ import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from lshdesk.core.scan.pipeline import ScanResult
-
 import numpy as np
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_size
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 KINDS = {"trash": "Move to the trash", "move": "Move to folder", "copy": "Copy to folder"}
 

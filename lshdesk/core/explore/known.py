@@ -12,14 +12,14 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from lshdesk.core.scan.pipeline import ScanResult
-
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.shingling import ShingleBatch
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 MAX_KNOWN = 8_000_000  # pairs remembered (128 MB): more than the densest scheme of a ~6k-document char:5 corpus
 

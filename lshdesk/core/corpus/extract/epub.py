@@ -6,11 +6,11 @@ import posixpath
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag
 
-if TYPE_CHECKING:
-    import zipfile
-
 from lshdesk.core.corpus.extract._common import open_zip, parse_xml, read_member
 from lshdesk.core.errors import NotText
+
+if TYPE_CHECKING:
+    import zipfile
 
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 _OPF = "{http://www.idpf.org/2007/opf}"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
-
-import re
 
 _LINE_END = re.compile(r"[ \t]+\n")
 _BLOCK_END = {
