@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 POLL_SECONDS = 0.1  # the main thread's wait, in steps (a Ctrl+C is seen between them at the latest)
@@ -63,8 +63,13 @@ def not_a_file(path: str, folder_hint: str = "give a text file") -> str | None:
         return f"no such file: {path}"
     except OSError as e:
         return f"cannot read {path}: {e.strerror or e}"
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device (a disk)"))
-    kinds += ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISSOCK, "a socket"))
+    kinds: tuple[tuple[Callable[[int], bool], str], ...] = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device (a disk)"),
+        (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+    )
     what = next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
     if what == "a folder":
         return f"{path} is a folder, not a file: {folder_hint}"
@@ -150,7 +155,7 @@ def end_now(code: int, argv: list[str] | None) -> int:
     return code
 
 
-def drive(gen: Generator, quiet: bool, cancel: threading.Event | None):
+def drive(gen: Generator[Any, Any, T], quiet: bool, cancel: threading.Event | None) -> T:
     """Run a scan generator to its result, closed after (a Dask scan's cluster shut down), with its warnings on
     standard error unless ``quiet`` and on a terminal one progress line, redrawn at most ten times a second. Once
     ``cancel`` is set (Ctrl+C) nothing more is said, and the result is refused (``ScanCancelled``)."""

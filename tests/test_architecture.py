@@ -25,10 +25,8 @@ LONG_FUNCTIONS = {
     ("gui/learn/lesson_scurve.py", "__init__"): 84,
     ("gui/learn/lesson_signatures.py", "__init__"): 74,
     ("gui/learn/lesson_step.py", "__init__"): 79,
-    ("gui/mainwindow.py", "__init__"): 66,
     ("gui/menus.py", "build"): 85,
     ("gui/plots/scurve_plot.py", "__init__"): 73,
-    ("gui/signatures/grid.py", "__init__"): 94,
     ("gui/widgets/file_options.py", "__init__"): 63,
     ("gui/widgets/params_panel.py", "__init__"): 90,
 }

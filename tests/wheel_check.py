@@ -46,7 +46,7 @@ def main() -> None:
         w = windows[0]
         if "window" not in seen and w.isVisible():
             seen["window"] = time.time() - T0
-        if w.state.result is not None and not w.is_scanning():
+        if w.state.result is not None and not w.scans.is_scanning():
             seen["scanned"] = time.time() - T0
             verify(app, w)
             app.quit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from typing import NoReturn
 
 from lshdesk.cli.query import add_measure_option, add_query_parser
 from lshdesk.cli.storage import add_storage_option
@@ -21,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
         self._argv = sys.argv[1:] if args is None else list(args)  # for error's hint
         return super().parse_args(args, namespace)
 
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints the whole usage)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints the whole usage)
         if message.startswith("unrecognized arguments") and "--in" in getattr(self, "_argv", ()):
             message += " (--in takes one path: repeat it, --in A --in B)"  # 'query FILE --in A B', as it once was
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

@@ -1,5 +1,9 @@
 """The exceptions the core raises; the CLI and the GUI turn them into one clear message."""
 
+from __future__ import annotations
+
+import threading
+
 
 class LshdeskError(Exception):
     """Base class of every error lshdesk reports to a user."""
@@ -17,7 +21,7 @@ class ScanCancelled(LshdeskError):
     """The user cancelled a scan; nothing of it is kept."""
 
 
-def check_cancel(cancel) -> None:
+def check_cancel(cancel: threading.Event | None) -> None:
     """Raise ScanCancelled if the cancel flag (a ``threading.Event`` or None) is set: long work calls this between steps."""
     if cancel is not None and cancel.is_set():
         raise ScanCancelled("cancelled")

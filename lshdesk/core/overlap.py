@@ -70,7 +70,14 @@ def _distinct(result: ScanResult, docs: npt.NDArray[np.int64]) -> npt.NDArray[np
     return np.unique(result.shingles.take(docs).ids)
 
 
-def _side(result: ScanResult, roots: tuple[int, ...], docs, matched, mine, theirs) -> Side:
+def _side(
+    result: ScanResult,
+    roots: tuple[int, ...],
+    docs: npt.NDArray[np.int64],
+    matched: npt.NDArray[np.int64],
+    mine: npt.NDArray[np.uint32],
+    theirs: npt.NDArray[np.uint32],
+) -> Side:
     name = ", ".join(display(result.roots[r]) for r in roots)
     contained = float(np.isin(mine, theirs, assume_unique=True).mean()) if len(mine) else 0.0
     return Side(name, roots, int(len(docs)), int(len(matched)), int(len(mine)), contained)

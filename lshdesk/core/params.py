@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from lshdesk.core import shingle_kinds
 from lshdesk.core.errors import ParamError
+from lshdesk.core.formats import FORMATS
 
 FAMILIES = ("fast", "article", "datasketch")
 MEASURES = (
@@ -97,8 +98,6 @@ class CorpusOptions:
         if self.max_bytes < 1:
             raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
         if self.formats is not None:
-            from lshdesk.core.corpus.extract import FORMATS
-
             object.__setattr__(self, "formats", frozenset(self.formats))
             unknown = sorted(set(self.formats) - set(FORMATS))
             if unknown:

@@ -14,7 +14,7 @@ from lshdesk.core.alignment import anchors
 from lshdesk.core.corpus.sources import read_text  # local files and objects in storage (URLs)
 from lshdesk.core.errors import NotText, check_cancel
 from lshdesk.core.params import ShingleSpec
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingle_kinds import kind_of
 
 

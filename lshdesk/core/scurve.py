@@ -6,6 +6,7 @@ exactly (up to rounding, and its weights are positive so rounding does not grow)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -31,7 +32,7 @@ def _nodes(m: int) -> tuple[np.ndarray, np.ndarray]:
     return np.polynomial.legendre.leggauss(m)
 
 
-def _integral(f_values_fn, lo: float, hi: float, degree: int) -> np.ndarray:
+def _integral(f_values_fn: Callable[[np.ndarray], np.ndarray], lo: float, hi: float, degree: int) -> np.ndarray:
     x, w = _nodes(max(1, (degree + 2) // 2))
     s = 0.5 * (hi - lo) * x + 0.5 * (hi + lo)
     return 0.5 * (hi - lo) * (f_values_fn(s) @ w)

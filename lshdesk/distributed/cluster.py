@@ -162,7 +162,8 @@ def _worker_version() -> str:  # runs on each worker: importing this module prov
 
 def describe(client: Client, timeout: float = 10.0) -> ClusterInfo:
     """Wait (up to ``timeout`` s) for a worker, check every worker runs this lshdesk, and describe the cluster."""
-    address = client.scheduler.address
+    assert client.scheduler is not None  # a connected client
+    address = str(client.scheduler.address)
     try:
         client.wait_for_workers(1, timeout=timeout)
     except TimeoutError:
@@ -244,7 +245,9 @@ def _open_client(address: str, timeout: float) -> Client:
     """
     from distributed import Client
 
-    lock, made, abandoned = threading.Lock(), [], []
+    lock = threading.Lock()
+    made: list[Client | BaseException] = []
+    abandoned: list[bool] = []
 
     def make() -> None:
         try:

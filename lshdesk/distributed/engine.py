@@ -26,7 +26,8 @@ from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan import frontend
-from lshdesk.core.scan.pipeline import Documents, Progress, ScanResult, SignedCorpus, assemble
+from lshdesk.core.scan.pipeline import Documents, ScanResult, SignedCorpus, assemble
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.scheme import choose_on_sample, sample_docs
 from lshdesk.core.scan.stages import Found
 from lshdesk.core.scurve import scan_banding
@@ -148,7 +149,10 @@ def _list(
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
     for entry in walk(roots, params.corpus, on_workers(g.client)):
-        (files if isinstance(entry, SourceFile) else skipped).append(entry)
+        if isinstance(entry, SourceFile):
+            files.append(entry)
+        else:
+            skipped.append(entry)
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()
             yield Progress("listing", len(files), 0, g.elapsed())

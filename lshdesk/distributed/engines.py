@@ -7,7 +7,8 @@ from collections.abc import Generator, Sequence
 
 from lshdesk.core.errors import ParamError
 from lshdesk.core.params import ScanParams
-from lshdesk.core.scan.pipeline import Progress, ScanResult, cached_scan, scan
+from lshdesk.core.scan.pipeline import ScanResult, cached_scan, scan
+from lshdesk.core.scan.progress import Progress
 
 ENGINES = ("local", "dask")
 

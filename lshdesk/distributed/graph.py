@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from lshdesk.core.errors import ScanCancelled
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 
 if TYPE_CHECKING:
     from distributed import Client, Future

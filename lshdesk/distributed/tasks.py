@@ -109,6 +109,7 @@ def sign_part(part: FileSlice, params: ScanParams, report: Callable[[int], None]
         prep, batch, sigs = frontend.read_and_sign(
             chunk, params.corpus.max_bytes, sp, family, params.corpus.formats, params.corpus.storage_options
         )
+        assert prep.files is not None  # given SourceFile objects, read_batch names those it read
         read = {id(f) for f in prep.files}
         ok = [start + i for i, f in enumerate(chunk) if id(f) in read]
         unread = [start + i for i, f in enumerate(chunk) if id(f) not in read]  # read_batch skips them in order

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QObject, QSettings
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
 from lshdesk.core.actions import links
@@ -15,11 +16,15 @@ from lshdesk.core.actions.log import ActionLog, last_run
 from lshdesk.core.actions.prune import TakenAway
 from lshdesk.core.actions.run import ActionRun, UndoRun
 from lshdesk.core.errors import LshdeskError
+from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui import export_dir, file_actions, mark_menu
 from lshdesk.gui.dialogs.action_log import ActionLogDialog
 from lshdesk.gui.dialogs.confirm_action import ConfirmAction
 from lshdesk.gui.errors import show_failure
 from lshdesk.gui.marks import MarkControls
+from lshdesk.gui.state import AppState
+from lshdesk.gui.widgets.progress_area import ProgressArea
+from lshdesk.gui.widgets.results_view import ResultsView
 from lshdesk.gui.workers import WorkerSlot
 
 DONE_WORDS = {
@@ -44,22 +49,39 @@ def _files(n: int) -> str:
     return f"{n:,} file{'s' if n != 1 else ''}"
 
 
-class Acting(QObject):
-    """The Mark menu's actions over the window's state; one action runs at a time, in the one progress area."""
+Pruned = tuple[str, ScanResult, ScanResult, np.ndarray]  # run id, result shown after it, before it, old numbers
 
-    def __init__(self, window: QMainWindow, log: ActionLog | None = None) -> None:
+
+class Acting(QObject):
+    """The Mark menu's actions over the state; one action runs at a time, in the one progress area.
+
+    ``window`` holds the Mark menu and parents the dialogs; ``scanning`` says whether a scan is running (no action
+    then); ``settings`` keep the folder the marked list was last exported to.
+    """
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        state: AppState,
+        results: ResultsView,
+        progress: ProgressArea,
+        cancel_action: QAction,
+        settings: QSettings,
+        scanning: Callable[[], bool],
+        log: ActionLog | None = None,
+    ) -> None:
         super().__init__(window)
-        self.window = w = window
-        self.state, self.progress, self.cancel_action = w.state, w.progress, w.actions.cancel
+        self.window, self.state, self.progress, self.cancel_action = window, state, progress, cancel_action
+        self.settings, self.scanning = settings, scanning
         self.log = log if log is not None else ActionLog()
-        self.marks = MarkControls(self.state, w.results, self.progress, self)
-        w.statusBar().addPermanentWidget(self.marks.summary)
+        self.marks = MarkControls(state, results, progress, self)  # its summary goes in the window's status bar
         self.slot = WorkerSlot(self, "Action failed")
-        self._finisher = None  # how the running job ends, given a note (called at once, or when a cancel took effect)
+        # how the running job ends, given a note (called at once, or when a cancel took effect)
+        self._finisher: Callable[[str], None] | None = None
         self._cancelled = False
         self._pruned: TakenAway | None = None  # the files actions took out of the results shown: Undo gives them back
         self.slot.idle.connect(self._stopped)
-        self.actions = a = mark_menu.build(w)
+        self.actions = a = mark_menu.build(window)
         for rule, action in a.rules.items():
             action.triggered.connect(lambda _=False, r=rule: self.marks.by_rule(r))
         a.none.triggered.connect(self.marks.none)
@@ -94,7 +116,7 @@ class Acting(QObject):
     # --- trash, move, copy ------------------------------------------------------------------------------------------
     def ask(self, kind: str) -> ConfirmAction | None:
         """Ask for the folder (move, copy), then confirm; the run starts only if the user confirms."""
-        if self.window.is_scanning():
+        if self.scanning():
             self.progress.finish("A scan is running: wait for it (or cancel it, Esc) before acting on files.")
             return None
         plan, r = self._plan(), self.state.result
@@ -131,7 +153,7 @@ class Acting(QObject):
         )
         self._enable()
 
-    def _finish(self, run: ActionRun, started, note: str, details: str = "") -> None:
+    def _finish(self, run: ActionRun, started: ScanResult | None, note: str, details: str = "") -> None:
         self._finisher = None
         self.cancel_action.setEnabled(False)
         if run.gone and self.state.result is started and started is not None:  # moved documents leave the results
@@ -243,7 +265,7 @@ class Acting(QObject):
         if plan is None:
             return
         scanned = [*self.state.folders, *(self.state.result.roots if self.state.result is not None else ())]
-        offered = export_dir.suggested_path(self.window.settings, scanned, "marked.csv")  # never a scanned folder
+        offered = export_dir.suggested_path(self.settings, scanned, "marked.csv")  # never a scanned folder
         path, chosen = QFileDialog.getSaveFileName(
             self.window, "Export the marked list", offered, "CSV (*.csv);;JSON (*.json)"
         )
@@ -253,7 +275,7 @@ class Acting(QObject):
         if not os.path.splitext(path)[1]:
             path += ".json" if as_json else ".csv"
         if file_actions.write_text(self.window, path, plans.to_json(plan) if as_json else plans.to_csv(plan)):
-            export_dir.remember(self.window.settings, path)
+            export_dir.remember(self.settings, path)
             self.progress.finish(f"Exported the list of {_files(len(plan))} to {path}")
 
     def show_log(self) -> ActionLogDialog:

@@ -52,7 +52,7 @@ def open_paths(window: MainWindow, paths: list[str], scan_now: bool = True) -> b
         window.params_panel.threshold.setValue(SAMPLE_THRESHOLD)
         paths = [sample]
     if paths:
-        window.open_folders(paths, scan_now=scan_now)
+        window.folders.open(paths, scan_now=scan_now)
     return bool(paths)
 
 
@@ -69,6 +69,7 @@ def run_app(paths: list[str] | None = None) -> int:
     from lshdesk.system.desktop import APP_ID
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # the window's, never a QCoreApplication
     app.setOrganizationName("lshdesk")
     app.setApplicationName("lshdesk")
     app.setApplicationVersion(__version__)
@@ -80,5 +81,5 @@ def run_app(paths: list[str] | None = None) -> int:
     window.show()
     app.processEvents()  # the first paint, before the scan's threads take the cores
     if wanted:
-        window.start_scan()
+        window.scans.start()
     return app.exec()

@@ -7,8 +7,10 @@ The HTML report and the session (hundreds of ms for a large result) are written 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Generator
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from lshdesk.core.persistence import export
@@ -17,6 +19,7 @@ from lshdesk.core.persistence.jobs import write_report, write_session
 from lshdesk.core.persistence.report import to_html
 from lshdesk.core.persistence.session import SessionError, load_marks, load_session
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.progress import Progress
 from lshdesk.gui import export_dir
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
@@ -83,21 +86,35 @@ def ask_session_path(parent: QWidget, folder: str) -> str | None:
     return path if path.endswith(".lshdesk") else path + ".lshdesk"
 
 
-class FileActions:
-    """The window's File menu over the state: each action reports what it wrote in the progress area."""
+Loaded = tuple[ScanResult, tuple[int, ...], list[str]]  # a session: result, selection, folders
 
-    def __init__(self, window: QWidget, state: AppState, progress: ProgressArea, show_session: Callable) -> None:
-        self.window, self.state, self.progress = window, state, progress
-        self.show_session = show_session  # shows a loaded (result, selection, folders) in the window
+
+class FileActions:
+    """The window's File menu over the state: each action reports what it wrote in the progress area.
+
+    ``window`` parents the dialogs; ``settings`` keep the folder last saved to; ``show_session`` shows a loaded
+    session in the window.
+    """
+
+    def __init__(
+        self,
+        window: QWidget,
+        state: AppState,
+        progress: ProgressArea,
+        settings: QSettings,
+        show_session: Callable[[Loaded], None],
+    ) -> None:
+        self.window, self.state, self.progress, self.settings = window, state, progress, settings
+        self.show_session = show_session
         self.writes = WorkerSlot(window, "Export failed")  # the report and sessions, one write at a time
 
     def _folder(self) -> str:
         """Where to offer a file: the last folder saved to, else the documents folder, never a scanned folder."""
-        return os.path.dirname(export_dir.suggested_path(self.window.settings, self.state.folders, "x"))
+        return os.path.dirname(export_dir.suggested_path(self.settings, self.state.folders, "x"))
 
     def _wrote(self, path: str | None, message: str) -> None:
         if path:
-            export_dir.remember(self.window.settings, path)
+            export_dir.remember(self.settings, path)
             self.progress.finish(f"{message} {path}")
 
     def choose_export(self) -> None:
@@ -127,12 +144,14 @@ class FileActions:
         r, s = self.state.result, self.state
         if r is not None and (path := ask_session_path(self.window, self._folder())):
             sel, folders = s.selection.docs, list(s.folders)
-            marks = None if s.marks is None else s.marks.copy()  # as they are now, whatever is marked meanwhile
+            marks = s.marks.copy()  # as they are now, whatever is marked meanwhile
             self._in_worker(
                 lambda cancel: write_session(path, r, sel, folders, marks, cancel), "Session saved to", "Save failed"
             )
 
-    def _in_worker(self, make: Callable, done_words: str, title: str) -> None:
+    def _in_worker(
+        self, make: Callable[[threading.Event], Generator[Progress, None, str]], done_words: str, title: str
+    ) -> None:
         def failed(message: str, details: str) -> None:
             self.progress.finish("Nothing was written.")
             _warn(self.window, title, f"{message[:1].upper()}{message[1:]}. Nothing was changed.")
@@ -140,7 +159,7 @@ class FileActions:
         self._step("writing")
         self.writes.start(make, lambda path: self._wrote(path, done_words), self._step_of, failed)
 
-    def _step_of(self, p) -> None:
+    def _step_of(self, p: Progress) -> None:
         self._step(p.stage)
 
     def _step(self, words: str) -> None:
@@ -164,7 +183,7 @@ class FileActions:
         except SessionError as e:
             _warn(self.window, "Cannot open session", str(e))
             return False
-        export_dir.remember(self.window.settings, path)
+        export_dir.remember(self.settings, path)
         self.show_session(loaded)
         try:
             self.state.set_marks(load_marks(path, len(loaded[0].docs)))

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from lshdesk.core.corpus.sources import is_url
 from lshdesk.gui import recent_sets
+from lshdesk.gui.menus import Actions
 from lshdesk.gui.resources import sample_corpus
+from lshdesk.gui.scan_controller import ScanController
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
 
@@ -22,9 +25,9 @@ class Folders:
         window: QWidget,
         state: AppState,
         settings: QSettings,
-        actions,  # menus.Actions: File > Open recent and File > Open location are the folders' own entries
+        actions: Actions,  # File > Open recent and File > Open location are the folders' own entries
         progress: ProgressArea,
-        scans,  # the ScanController: start() and is_scanning()
+        scans: ScanController,  # start() and is_scanning()
     ) -> None:
         self.window, self.state, self.settings = window, state, settings
         self.recent_menu, self.progress, self.scans = actions.recent, progress, scans
@@ -85,8 +88,11 @@ class Folders:
         recent = self.recent()
         for folders, reference in recent:
             label = recent_sets.label(folders, reference)
-            self.recent_menu.addAction(label, lambda f=folders, r=reference: self.open(f, reference=r))
+            self.recent_menu.addAction(label, self._opener(folders, reference))
         self.recent_menu.setEnabled(bool(recent))
+
+    def _opener(self, folders: list[str], reference: set[str]) -> Callable[[], None]:
+        return lambda: self.open(folders, reference=reference)
 
 
 def _absolute(folder: str) -> str:

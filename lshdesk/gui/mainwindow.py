@@ -20,12 +20,12 @@ from lshdesk.gui import acting, file_actions, menus, screen_fit, settings_store,
 from lshdesk.gui.dialogs.help import show_help
 from lshdesk.gui.folders import Folders, dropped_folders
 from lshdesk.gui.learn import LearnView
-from lshdesk.gui.learn.corpus_source import files_provider
 from lshdesk.gui.not_duplicates import NotDuplicates
 from lshdesk.gui.scan_controller import ScanController
 from lshdesk.gui.scurve.view import ScurveView
 from lshdesk.gui.signatures.view import SignatureView
 from lshdesk.gui.state import AppState, Selection
+from lshdesk.gui.views import Part, View
 from lshdesk.gui.widgets.corpus_panel import CorpusPanel
 from lshdesk.gui.widgets.focus_ring import FocusRing
 from lshdesk.gui.widgets.params_panel import ParamsPanel, scrolling
@@ -60,21 +60,7 @@ class MainWindow(QMainWindow):
         feature = QDockWidget.DockWidgetFeature
         self.dock.setFeatures(feature.DockWidgetMovable | feature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
-        self.results = ResultsView()
-        self.side_by_side = SideBySide(self.settings)
-        self.signature_view = SignatureView()
-        self.scurve_view = ScurveView()
-        self.learn = LearnView()
-        self.tabs = QTabWidget()
-        self.views = {  # tab title -> (widget, help page)
-            "Results": (self.results, "results"),
-            "Side by side": (self.side_by_side, "side_by_side"),
-            "Signatures": (self.signature_view, "signatures"),
-            "S-curve": (self.scurve_view, "scurve"),
-            "Learn": (self.learn, "learn"),
-        }
-        for title, (widget, _) in self.views.items():
-            self.tabs.addTab(widget, title)
+        self._build_tabs()
         self.tour = Tour()
         self.tour.setVisible(not settings_store.tour_done(self.settings))
         central = QWidget()
@@ -90,15 +76,16 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.progress, 1)
         self.statusBar().addPermanentWidget(self.counts)
         self.setAcceptDrops(True)
-        self.actions = a = menus.build(self, list(self.views))
-        self.recent_menu, self.open_action, self.cancel_action = a.recent, a.open, a.cancel
-        self.scans = s = ScanController(self.state, self.params_panel, self.progress, a.cancel, self.settings, self)
-        self.start_scan, self.cancel_scan, self.is_scanning = s.start, s.cancel, s.is_scanning
-        self.folders = f = Folders(self, self.state, self.settings, a, self.progress, self.scans)
-        self.open_folders, self.add_folders, self.choose_folder, self.recent_folders = f.open, f.add, f.choose, f.recent
-        self.files = file_actions.FileActions(self, self.state, self.progress, self.show_session)
-        self.export_to = self.files.export_to
-        self.acting = acting.Acting(self)  # the Mark menu, the marks' check boxes and summary, Edit > Undo
+        # not self.actions: that is QWidget.actions()
+        self.menu_actions = a = menus.build(self, list(self.views), self.learn.presentation_action)
+        self.scans = ScanController(self.state, self.params_panel, self.progress, a.cancel, self.settings, self)
+        self.folders = Folders(self, self.state, self.settings, a, self.progress, self.scans)
+        self.files = file_actions.FileActions(self, self.state, self.progress, self.settings, self.show_session)
+        # the Mark menu, the marks' check boxes and summary, Edit > Undo
+        self.acting = acting.Acting(
+            self, self.state, self.results, self.progress, a.cancel, self.settings, self.scans.is_scanning
+        )
+        self.statusBar().addPermanentWidget(self.acting.marks.summary)
         self.similar = similar.SimilarFinder(self.state, self.results, self)  # Find similar... on a document
         self.not_duplicates = NotDuplicates(self.state, self.progress, self)  # pairs ruled out, per folder set
         self._connect_signals()
@@ -107,13 +94,32 @@ class MainWindow(QMainWindow):
         settings_store.restore_layout(self.settings, self, self.side)
         screen_fit.keep_on_screen(self)  # a layout saved on a larger screen
 
+    def _build_tabs(self) -> None:
+        """The views, one tab each; every one is shown each result (a new tab: its view and one line here)."""
+        self.results = ResultsView()
+        self.side_by_side = SideBySide(self.settings)
+        self.signature_view = SignatureView()
+        self.scurve_view = ScurveView()
+        self.learn = LearnView()
+        self.tabs = QTabWidget()
+        self.views: dict[str, tuple[View, str]] = {  # tab title -> (view, help page)
+            "Results": (self.results, "results"),
+            "Side by side": (self.side_by_side, "side_by_side"),
+            "Signatures": (self.signature_view, "signatures"),
+            "S-curve": (self.scurve_view, "scurve"),
+            "Learn": (self.learn, "learn"),
+        }
+        for title, (view, _) in self.views.items():
+            assert isinstance(view, QWidget)
+            self.tabs.addTab(view, title)
+
     def _connect_signals(self) -> None:
-        a = self.actions
-        a.open.triggered.connect(self.choose_folder)
+        a = self.menu_actions
+        a.open.triggered.connect(self.folders.choose)
         a.not_duplicates.triggered.connect(self.not_duplicates.show_dialog)
         self.scans.before_shown = self.not_duplicates.filter  # a scan's result without the pairs ruled out
         self.results.notDuplicates.connect(self.not_duplicates.mark)
-        self.corpus_panel.addRequested.connect(self.choose_folder)
+        self.corpus_panel.addRequested.connect(self.folders.choose)
         self.corpus_panel.readFolders.connect(self.folders.read_too)
         self.progress.shown.connect(self.corpus_panel.progress_shown)
         a.export.triggered.connect(self.files.choose_export)
@@ -123,14 +129,14 @@ class MainWindow(QMainWindow):
         a.quit.triggered.connect(self.close)
         a.filter.triggered.connect(self._focus_filter)
         a.settings.triggered.connect(self.show_settings)
-        a.scan.triggered.connect(self.start_scan)
-        self.params_panel.scanRequested.connect(self.start_scan)
-        a.cancel.triggered.connect(self.cancel_scan)
-        self.progress.cancelRequested.connect(self.cancel_scan)
+        a.scan.triggered.connect(self.scans.start)
+        self.params_panel.scanRequested.connect(self.scans.start)
+        a.cancel.triggered.connect(self.scans.cancel)
+        self.progress.cancelRequested.connect(self.scans.cancel)
         a.toggle_panel.toggled.connect(self.dock.setVisible)
         self.dock.visibilityChanged.connect(a.toggle_panel.setChecked)
-        for action, (widget, _) in zip(a.view_tabs, self.views.values()):
-            action.triggered.connect(lambda _=False, w=widget: self.tabs.setCurrentWidget(w))
+        for action, (view, _) in zip(a.view_tabs, self.views.values()):
+            action.triggered.connect(lambda _=False, w=view: self.tabs.setCurrentWidget(w))
         a.learn.triggered.connect(lambda: self.tabs.setCurrentWidget(self.learn))
         a.help.triggered.connect(self.show_help)
         a.tour.triggered.connect(self.tour.show)
@@ -156,26 +162,27 @@ class MainWindow(QMainWindow):
 
     def dropEvent(self, event: QDropEvent) -> None:
         if folders := dropped_folders(event.mimeData().urls()):
-            self.add_folders(folders)
+            self.folders.add(folders)
             event.acceptProposedAction()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel any scan and wait for every worker thread; True if none is left running."""
-        views = (self.scans, self.acting, self.side_by_side, self.learn, self.scurve_view, self.similar, self.files)
-        return all([v.shutdown(timeout_ms) for v in views])
+        parts: tuple[Part, ...] = (
+            self.scans,
+            self.acting,
+            self.similar,
+            self.files,
+            *(view for view, _ in self.views.values()),
+        )
+        return all([p.shutdown(timeout_ms) for p in parts])  # a list: every part is shut down, none skipped
 
     # --- showing results --------------------------------------------------------------------------------------------
     def _show_result(self, result: ScanResult | None) -> None:
         self.names = self.scans.names_of(result)
-        self.results.set_result(result, self.names)
-        self.side_by_side.clear()
-        self.signature_view.set_result(result, self.names)
-        self.scurve_view.set_result(result, self.names)
-        enough = result is not None and len(result.docs) >= 2  # the lessons read the files when asked, on a worker
-        self.learn.set_corpus(
-            files_provider(self.names, result.docs.paths, result.params.corpus.max_bytes) if enough else None
-        )
-        for action in (self.actions.export, self.actions.report, self.actions.save_session):
+        for view, _ in self.views.values():
+            view.set_result(result, self.names)
+        a = self.menu_actions
+        for action in (a.export, a.report, a.save_session):
             action.setEnabled(result is not None)
         self._show_counts(len(self.results.groups_model.groups))
 
@@ -200,7 +207,7 @@ class MainWindow(QMainWindow):
     def show_session(self, loaded: tuple[ScanResult, tuple[int, ...], list[str]]) -> None:
         """Show a loaded session: its folders, parameters, results and selection."""
         result, selection, folders = loaded
-        self.cancel_scan(quiet=True)
+        self.scans.cancel(quiet=True)
         self.state.set_folders(folders, {folders[i] for i in result.reference if i < len(folders)})
         self.params_panel.set_params(result.params)
         self.state.set_params(result.params)
@@ -220,7 +227,7 @@ class MainWindow(QMainWindow):
 
     def _tour_chosen(self, key: str) -> None:
         if key == "open":
-            self.choose_folder()
+            self.folders.choose()
         else:
             self.tabs.setCurrentWidget(self.learn if key == "learn" else self.scurve_view)
 

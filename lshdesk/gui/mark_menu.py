@@ -46,7 +46,8 @@ def _action(window: QMainWindow, text: str, shortcut: str | QKeySequence.Standar
 def _menu(window: QMainWindow, title: str) -> QMenu | None:
     for action in window.menuBar().actions():
         if action.text() == title and action.menu() is not None:
-            return action.menu()
+            menu = action.menu()
+            return menu if isinstance(menu, QMenu) else None
     return None
 
 
@@ -95,8 +96,8 @@ def build(window: QMainWindow) -> MarkActions:
     else:
         w.menuBar().addMenu(menu)
     edit = _menu(w, "&Edit")
-    if edit is not None:
-        first = edit.actions()[0] if edit.actions() else None
+    if edit is not None and edit.actions():  # Undo first, above Filter and Settings
+        first = edit.actions()[0]
         edit.insertAction(first, a.undo)
         edit.insertSeparator(first)
     for act in a.needing_result() + a.needing_marks():

@@ -54,16 +54,16 @@ class MarkControls(QObject):
         r = self.state.result
         if r is None or index.column() not in (0, 1) or not index.isValid():
             return None
-        i = index.model().data_row(index.row())
+        i = self.results.pairs_model.data_row(index.row())
         return int((r.pairs.left if index.column() == 0 else r.pairs.right)[i])
 
     def _member_doc(self, index: QModelIndex) -> int | None:
         if index.column() != 0 or not index.parent().isValid():
             return None
-        return index.model().members(index)[0]
+        return self.results.groups_model.members(index)[0]
 
     def _document_doc(self, index: QModelIndex) -> int | None:
-        return index.model().doc_at(index.row()) if index.column() == 0 and index.isValid() else None
+        return self.results.docs_model.doc_at(index.row()) if index.column() == 0 and index.isValid() else None
 
     # --- Space -----------------------------------------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
@@ -95,9 +95,9 @@ class MarkControls(QObject):
         rows = {(i.row(), i.parent()) for i in view.selectionModel().selectedIndexes()} | {
             (current.row(), current.parent())
         }
-        docs = [proxy.mark_doc(proxy.index(r, column, p)) for r, p in rows]
+        shown = [proxy.mark_doc(proxy.index(r, column, p)) for r, p in rows]
         first = proxy.mark_doc(proxy.index(current.row(), column, current.parent()))
-        docs = [d for d in docs if d is not None]
+        docs = [d for d in shown if d is not None]
         if first is None or not docs:
             return
         marks = self.state.marks.copy()

@@ -47,8 +47,9 @@ def _action(window: QMainWindow, text: str, shortcut=None, tip: str = "", icon_n
     return a
 
 
-def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
-    """Create the actions, fill the menu bar and the toolbar; return the actions."""
+def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | None = None) -> Actions:
+    """Create the actions, fill the menu bar and the toolbar; return the actions. ``presentation``: the Learn view's
+    full-screen, zoomable mode for a classroom (F11), listed in the View menu."""
     K = QKeySequence.StandardKey
     a = Actions(
         open=_action(
@@ -119,8 +120,7 @@ def build(window: QMainWindow, tab_titles: list[str]) -> Actions:
     view_menu.addAction(a.toggle_panel)
     view_menu.addSeparator()
     view_menu.addActions(a.view_tabs)
-    presentation = getattr(getattr(window, "learn", None), "presentation_action", None)
-    if presentation is not None:  # the Learn view's full-screen, zoomable mode for a classroom (F11)
+    if presentation is not None:
         view_menu.addSeparator()
         view_menu.addAction(presentation)
     scan_menu = mb.addMenu("&Scan")

@@ -16,7 +16,8 @@ def recent_sets(settings: QSettings) -> list[tuple[list[str], set[str]]]:
     """(folders, reference folders) most recent first; a damaged or foreign value reads as no entry."""
     if settings.value(KEY) is None:  # recent single folders kept by earlier versions
         old = settings.value(LEGACY_KEY, [])
-        return [([str(f)], set()) for f in ([old] if isinstance(old, str) else old or [])][:MAX_RECENT]
+        listed = [old] if isinstance(old, str) else old if isinstance(old, list) else []
+        return [([str(f)], set[str]()) for f in listed][:MAX_RECENT]
     try:
         raw = json.loads(str(settings.value(KEY, "[]") or "[]"))
     except ValueError:

@@ -12,6 +12,7 @@ from lshdesk.core.corpus.skipped_words import tool_folders
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.progress import Progress
 from lshdesk.distributed.engines import make_scan
 from lshdesk.gui import settings_store
 from lshdesk.gui.dialogs.scan_warning import Gate, ScanWarning, pause_at_warnings
@@ -88,8 +89,14 @@ class ScanController(QObject):
         self.progress.update_progress(p)
         if getattr(p, "warning", ""):
             self.warning = ScanWarning(p.warning, self.window)
-            self.warning.decided.connect(lambda go: (gate.open(), None if go else self.cancel()))
+            self.warning.decided.connect(lambda go: self._decided(go, gate))
             self.warning.open()
+
+    def _decided(self, go: bool, gate: Gate) -> None:
+        """Continue or Stop at a warning: the scan waiting at ``gate`` goes on (to stop at its next check if not)."""
+        gate.open()
+        if not go:
+            self.cancel()
 
     def _folders_changed(self) -> None:
         """Leaving the sample for one's own folders brings back one's own last parameters (or the defaults)."""
@@ -145,7 +152,7 @@ class ScanController(QObject):
         self.progress.finish(message)
 
 
-def _named(scan: Generator) -> Generator:
+def _named(scan: Generator[Progress, None, ScanResult]) -> Generator[Progress, None, tuple[ScanResult, list[str]]]:
     """The scan, then its documents' names on screen, worked out here in the worker (12 ms of the GUI thread's
     display of a 100k-file result otherwise)."""
     result = yield from scan

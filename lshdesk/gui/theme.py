@@ -51,7 +51,9 @@ def text_on(background: QColor) -> QColor:
 
 def blend(a: QColor, b: QColor, t: float) -> QColor:
     """``a`` moved a share ``t`` of the way to ``b``."""
-    return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(QColor(a).getRgbF()[:3], QColor(b).getRgbF()[:3])))
+    ca, cb = QColor(a), QColor(b)
+    pairs = ((ca.redF(), cb.redF()), (ca.greenF(), cb.greenF()), (ca.blueF(), cb.blueF()))
+    return QColor.fromRgbF(*(x + (y - x) * t for x, y in pairs))
 
 
 def muted(palette: QPalette | None = None) -> QColor:
@@ -126,7 +128,7 @@ class _PaletteWatch(QObject):
         super().__init__(widget)
         self._callback = callback
         app = QGuiApplication.instance()
-        if hasattr(app, "paletteChanged"):  # deprecated in Qt 6 but present up to 6.11 at least
+        if app is not None and hasattr(app, "paletteChanged"):  # deprecated in Qt 6, present up to 6.11 at least
             app.paletteChanged.connect(self._changed)
         else:
             widget.installEventFilter(self)

@@ -8,6 +8,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import QWidget
@@ -31,7 +32,9 @@ class GeneratorThread(QThread):
     failed = Signal(int, str, str)  # request id, one-line message, details
     cancelled = Signal(int)
 
-    def __init__(self, request_id: int, make: Callable[[threading.Event], Generator], parent=None) -> None:
+    def __init__(
+        self, request_id: int, make: Callable[[threading.Event], Generator[Any, Any, Any]], parent=None
+    ) -> None:
         super().__init__(parent)
         self.request_id = request_id
         self._make = make
@@ -71,7 +74,7 @@ class GeneratorThread(QThread):
         self.succeeded.emit(rid, result)
 
 
-Done = Callable[[object], None]
+T = TypeVar("T")  # what a job's generator returns, handed to its ``on_done``
 Failed = Callable[[str, str], None]  # one-line message, details (a traceback, or '' for an LshdeskError)
 
 
@@ -106,9 +109,9 @@ class WorkerSlot(QObject):
 
     def start(
         self,
-        make: Callable[[threading.Event], Generator],
-        on_done: Done,
-        on_progress: Callable[[object], None] | None = None,
+        make: Callable[[threading.Event], Generator[Any, Any, T]],
+        on_done: Callable[[T], None],
+        on_progress: Callable[[Any], None] | None = None,
         on_failed: Failed | None = None,
         on_cancelled: Callable[[], None] | None = None,
     ) -> int:

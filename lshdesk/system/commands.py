@@ -105,7 +105,7 @@ def version_text(verbose: bool) -> str:
             return "not installed"
 
     lines = [
-        f"lshdesk {__version__} ({os.path.dirname(os.path.abspath(__import__('lshdesk').__file__))})",
+        f"lshdesk {__version__} ({os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})",
         f"python {platform.python_version()} ({sys.executable}), {platform.platform()}",
         "numpy {}, PySide6 {}, pyqtgraph {}".format(
             *(version(n) for n in ("numpy", "PySide6-Essentials", "pyqtgraph"))

@@ -15,7 +15,8 @@ SHELLS = ("bash", "zsh")
 
 def _options(parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, list[str]]]:
     """A parser's option strings, and the fixed choices of those that take one."""
-    flags, choices = [], {}
+    flags: list[str] = []
+    choices: dict[str, list[str]] = {}
     for action in parser._actions:  # argparse has no public walk of its actions
         flags.extend(s for s in action.option_strings if s.startswith("--"))
         if action.option_strings and action.choices:

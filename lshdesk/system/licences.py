@@ -9,6 +9,7 @@ classifiers, else "see the package".
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -60,7 +61,7 @@ def _marker_holds(marker: str, extras: set[str]) -> bool:
         return True
 
 
-def requirements(name: str, extras: set[str] = frozenset()) -> list[tuple[str, set[str]]]:
+def requirements(name: str, extras: AbstractSet[str] = frozenset()) -> list[tuple[str, set[str]]]:
     """The (name, extras) a distribution requires here (its ``Requires-Dist``, markers applied)."""
     found = []
     for line in metadata.requires(name) or []:
@@ -104,6 +105,7 @@ def bundled(root: str = "lshdesk") -> list[Package]:
             continue
         done_extras[key] = done_extras.get(key, set()) | extras
         if key not in seen:
-            seen[key] = Package(meta["Name"], meta["Version"], licence_of(meta), parent, meta.get("Summary") or "")
+            summary = meta["Summary"] if "Summary" in meta else ""  # noqa: SIM401 (no .get to the types)
+            seen[key] = Package(meta["Name"], meta["Version"], licence_of(meta), parent, summary or "")
         queue.extend((n, e, meta["Name"]) for n, e in requirements(name, extras))
     return list(seen.values())

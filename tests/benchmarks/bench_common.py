@@ -17,6 +17,7 @@ import string
 import subprocess
 import sys
 import unicodedata
+from pathlib import Path
 
 TOKEN_RE = re.compile(r"[^\W_]+")
 _ASCII_SEP = str.maketrans({c: " " for c in map(chr, range(128)) if c not in string.ascii_letters + string.digits})
@@ -83,7 +84,7 @@ def machine() -> dict:
             versions[mod] = "missing"
     with open("/proc/meminfo") as f:
         mem = int(f.readline().split()[1]) / 2**20
-    flags = open("/proc/cpuinfo").read()
+    flags = Path("/proc/cpuinfo").read_text()
     simd = "AVX-512" if " avx512f" in flags else "AVX2" if " avx2" in flags else "SSE"
     return {
         "cpu": cpu,

@@ -32,7 +32,7 @@ def poll():
         return
     if "window" not in seen and w.isVisible():
         seen["window"] = time.time() - T0
-    if w.state.result is not None and not w.is_scanning() and "window" in seen:
+    if w.state.result is not None and not w.scans.is_scanning() and "window" in seen:
         seen["scanned"] = time.time() - T0
         w.shutdown()
         app.quit()

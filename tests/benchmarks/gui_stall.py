@@ -177,8 +177,8 @@ def gui_scans(folder: Path, params, poke: bool, runs: int, idle_seconds: float, 
         if poke:
             poker.start()
         t0 = time.perf_counter()
-        window.open_folders([str(folder)])  # scans at once
-        gaps = ticker.run(lambda: not window.is_scanning())
+        window.folders.open([str(folder)])  # scans at once
+        gaps = ticker.run(lambda: not window.scans.is_scanning())
         t_end = time.perf_counter()
         poker.stop()
         if probe is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,7 @@ def folders(tmp_path):
 
 def _brute(result, a_roots, b_roots, t):
     spec = result.params.signature.shingle
-    sets = [shingle_strings(open(p, encoding="utf-8").read(), spec) for p in result.docs.paths]
+    sets = [shingle_strings(Path(p).read_text(encoding="utf-8"), spec) for p in result.docs.paths]
     side = [0 if r in a_roots else 1 if r in b_roots else -1 for r in result.docs.root.tolist()]
     matched = [set(), set()]
     for i, j in itertools.combinations(range(len(sets)), 2):

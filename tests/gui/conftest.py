@@ -57,6 +57,6 @@ def scanned(qtbot, window, corpus_dir):
     """The window after scanning the generated corpus (one folder) with the test parameters: (window, texts)."""
     root, texts = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     return window, texts

@@ -120,10 +120,10 @@ def set_test_params(window, threshold: float = THRESHOLD) -> None:
 
 
 def scan_and_wait(qtbot, window, start=None, timeout: int = 20000) -> None:
-    """Start a scan (``start()``, default ``window.start_scan``) and wait until its result is shown."""
+    """Start a scan (``start()``, default ``window.scans.start``) and wait until its result is shown."""
     with qtbot.waitSignal(window.state.resultChanged, timeout=timeout):
-        (start or window.start_scan)()
-    assert not window.is_scanning()
+        (start or window.scans.start)()
+    assert not window.scans.is_scanning()
 
 
 def wait_written(qtbot, window, timeout: int = 20000) -> None:

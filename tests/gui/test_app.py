@@ -28,7 +28,7 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
     try:
         assert app_module.run_app([]) == 0
         (window,) = windows
-        qtbot.waitUntil(lambda: window.state.result is not None and not window.is_scanning(), timeout=20000)
+        qtbot.waitUntil(lambda: window.state.result is not None and not window.scans.is_scanning(), timeout=20000)
         assert sys.getswitchinterval() == app_module.SWITCH_INTERVAL
 
         sample = Path(app_module.sample_corpus())

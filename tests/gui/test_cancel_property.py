@@ -29,16 +29,16 @@ def big_folder(tmp_path_factory):
 def test_cancel_after_some_progress(qtbot, window, corpus_dir, big_folder, after):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     before, rows = window.state.result, table(window.results.pairs_model)
 
     seen = []
-    window.open_folders([str(big_folder)], scan_now=False)
-    window.start_scan()
+    window.folders.open([str(big_folder)], scan_now=False)
+    window.scans.start()
     worker = window.scans.slot.current
-    worker.progress.connect(lambda rid, p: seen.append(p) or (len(seen) == after and window.cancel_scan()))
-    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=30000)
+    worker.progress.connect(lambda rid, p: seen.append(p) or (len(seen) == after and window.scans.cancel()))
+    qtbot.waitUntil(lambda: not window.scans.is_scanning(), timeout=30000)
     qtbot.waitUntil(lambda: not running_threads(window), timeout=5000)
     if window.state.result is before:  # cancelled in time: nothing of it is kept
         assert "cancelled" in window.progress.stage.text()
@@ -46,6 +46,6 @@ def test_cancel_after_some_progress(qtbot, window, corpus_dir, big_folder, after
     else:  # the scan finished before the cancel point: then it is a complete result
         assert len(seen) < after and len(window.state.result.docs) == 6000
 
-    window.open_folders([str(root)], scan_now=False)  # still usable: the same scan gives the same pairs
+    window.folders.open([str(root)], scan_now=False)  # still usable: the same scan gives the same pairs
     scan_and_wait(qtbot, window)
     assert table(window.results.pairs_model) == rows

@@ -16,7 +16,7 @@ def test_an_empty_folder_a_missing_one_and_skipped_files_each_say_why(qtbot, win
         (tmp_path / "bins" / f"b{i}.bin").write_bytes(bytes(range(256)))
     said = {}
     for name in ("empty", "gone", "bins"):
-        window.open_folders([str(tmp_path / name)], scan_now=False)
+        window.folders.open([str(tmp_path / name)], scan_now=False)
         scan_and_wait(qtbot, window)
         assert window.results.empty.isVisibleTo(window)
         said[name] = window.results.empty.text()
@@ -35,7 +35,7 @@ def test_files_in_a_tool_folder_are_counted_and_one_click_reads_them(qtbot, wind
     for i in range(94):
         (tmp_path / "node_modules" / "pkg" / f"f{i:02d}.txt").write_text(f"{words} {i}")
     (tmp_path / "a.txt").write_text(words)
-    window.open_folders([str(tmp_path)], scan_now=False)
+    window.folders.open([str(tmp_path)], scan_now=False)
     scan_and_wait(qtbot, window)
     summary = window.corpus_panel.summary
     assert summary.text().startswith("1 document, 0 skipped, 94 files in 1 tool folder not read, scanned in ")
@@ -46,7 +46,7 @@ def test_files_in_a_tool_folder_are_counted_and_one_click_reads_them(qtbot, wind
     qtbot.keyClick(summary, Qt.Key.Key_Tab)
     with qtbot.waitSignal(window.state.resultChanged, timeout=20000):
         qtbot.keyClick(summary, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=20000)
+    qtbot.waitUntil(lambda: not window.scans.is_scanning(), timeout=20000)
     r = window.state.result
     assert window.state.folders == [str(tmp_path), str(tmp_path / "node_modules")]
     assert len(r.docs) == 95 and len(r.pairs) == 95 * 94 // 2  # every file near every other one

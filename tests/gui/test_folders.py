@@ -28,13 +28,13 @@ def test_ctrl_o_opens_the_folder_dialog_and_adds_the_chosen_folder(qtbot, window
     assert window.state.folders == [str(root / "alpha")]
     assert window.corpus_panel.list.count() == 1 and window.corpus_panel.list.item(0).text() == str(root / "alpha")
     assert "press Scan" in window.progress.stage.text()
-    assert not window.is_scanning()  # the user sets the parameters, then presses Scan
+    assert not window.scans.is_scanning()  # the user sets the parameters, then presses Scan
 
     # A second folder is added next to the first; a cancelled dialog changes nothing.
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(root / "beta")))
-    window.open_action.trigger()
+    window.menu_actions.open.trigger()
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
-    window.open_action.trigger()
+    window.menu_actions.open.trigger()
     assert window.state.folders == [str(root / "alpha"), str(root / "beta")]
 
 
@@ -42,10 +42,10 @@ def test_an_opened_folder_replaces_the_sample_corpus(qtbot, window, corpus_dir, 
     root, _ = corpus_dir
     sample = sample_corpus()
     assert sample is not None
-    window.open_folders([sample], scan_now=False)
+    window.folders.open([sample], scan_now=False)
     assert window.corpus_panel.hint.isVisibleTo(window.corpus_panel)  # 'this is the sample corpus...'
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(root)))
-    window.choose_folder()
+    window.folders.choose()
     assert window.state.folders == [str(root)]
     assert not window.corpus_panel.hint.isVisibleTo(window.corpus_panel)
 
@@ -53,20 +53,20 @@ def test_an_opened_folder_replaces_the_sample_corpus(qtbot, window, corpus_dir, 
 def test_the_recent_folders_menu_reopens_a_folder_and_is_remembered(qtbot, window, settings, corpus_dir):
     root, texts = corpus_dir
     alpha, beta = str(root / "alpha"), str(root / "beta")
-    window.open_folders([alpha], scan_now=False)
-    window.open_folders([beta], scan_now=False)
-    window.open_folders([alpha], scan_now=False)
-    titles = [a.text() for a in window.recent_menu.actions()]
+    window.folders.open([alpha], scan_now=False)
+    window.folders.open([beta], scan_now=False)
+    window.folders.open([alpha], scan_now=False)
+    titles = [a.text() for a in window.menu_actions.recent.actions()]
     assert titles == [alpha, beta]  # most recent first, no repeats
-    assert window.recent_menu.isEnabled()
+    assert window.menu_actions.recent.isEnabled()
 
-    scan_and_wait(qtbot, window, window.recent_menu.actions()[1].trigger)
+    scan_and_wait(qtbot, window, window.menu_actions.recent.actions()[1].trigger)
     assert window.state.folders == [beta]
     assert len(window.state.result.docs) == sum(n.startswith("beta/") for n in texts)
 
     again = MainWindow(settings)  # a new session reads the same settings file
     qtbot.addWidget(again)
-    assert [a.text() for a in again.recent_menu.actions()] == [beta, alpha]
+    assert [a.text() for a in again.menu_actions.recent.actions()] == [beta, alpha]
     assert again.shutdown()
 
 
@@ -75,8 +75,8 @@ def test_the_recent_menu_keeps_at_most_eight_folders(qtbot, window, tmp_path):
     for i in range(10):
         (tmp_path / f"f{i}").mkdir()
         folders.append(str(tmp_path / f"f{i}"))
-        window.open_folders([folders[-1]], scan_now=False)
-    assert [a.text() for a in window.recent_menu.actions()] == folders[::-1][:8]
+        window.folders.open([folders[-1]], scan_now=False)
+    assert [a.text() for a in window.menu_actions.recent.actions()] == folders[::-1][:8]
 
 
 def _mime(*paths: str) -> QMimeData:
@@ -96,7 +96,9 @@ def test_dropping_folders_on_the_window_adds_them(qtbot, window, corpus_dir):
     QApplication.sendEvent(window, drop)
     assert drop.isAccepted()
     assert window.state.folders == [str(root / "alpha"), str(root / "beta")]  # the file is not a folder
-    assert [a.text() for a in window.recent_menu.actions()][0] == f"{root / 'alpha'} + beta"  # the set, as one entry
+    assert [a.text() for a in window.menu_actions.recent.actions()][
+        0
+    ] == f"{root / 'alpha'} + beta"  # the set, as one entry
 
 
 def test_dragging_only_files_is_refused(qtbot, window, corpus_dir):
@@ -126,7 +128,7 @@ def test_the_window_layout_is_remembered(qtbot, window, settings):
 
 def test_removing_a_folder(qtbot, window, corpus_dir):
     root, _ = corpus_dir
-    window.open_folders([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    window.folders.open([str(root / "alpha"), str(root / "beta")], scan_now=False)
     window.corpus_panel.list.setCurrentRow(0)
     qtbot.mouseClick(window.corpus_panel.remove_button, Qt.MouseButton.LeftButton)
     assert window.state.folders == [str(root / "beta")]

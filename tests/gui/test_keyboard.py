@@ -193,7 +193,7 @@ def test_dialogs_walk_by_tab_with_names(qtbot, active):
     assert any(isinstance(x, QAbstractButton) and x.text() == "OK" for x in cycle)
     assert unnamed(cycle) == []
     dialog.reject()
-    w.actions.about.trigger()
+    w.menu_actions.about.trigger()
     about = w.about_dialog
     qtbot.waitExposed(about)
     about.activateWindow()

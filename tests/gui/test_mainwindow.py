@@ -52,7 +52,7 @@ def pair_rows(window) -> dict[frozenset, str]:
 def test_f5_scans_and_the_pairs_table_lists_exactly_the_verified_pairs(qtbot, window, corpus_dir):
     root, texts = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     assert window.state.result is None
     window.activateWindow()
     scan_and_wait(qtbot, window, lambda: qtbot.keyClick(window, Qt.Key.Key_F5))
@@ -74,7 +74,7 @@ def test_f5_scans_and_the_pairs_table_lists_exactly_the_verified_pairs(qtbot, wi
 def test_the_scan_button_scans(qtbot, window, corpus_dir):
     root, texts = corpus_dir
     set_test_params(window, threshold=0.6)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window, lambda: qtbot.mouseClick(window.params_panel.scan_button, Qt.MouseButton.LeftButton))
     assert set(pair_rows(window)) == set(brute_pairs(texts, 0.6))  # the threshold set in the panel was used
     assert window.state.result.params.threshold == 0.6
@@ -163,7 +163,7 @@ def test_filtering_the_tables_by_name(qtbot, scanned):
 def test_a_reference_folder_gives_only_pairs_across_folders(qtbot, window, corpus_dir):
     root, texts = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    window.folders.open([str(root / "alpha"), str(root / "beta")], scan_now=False)
     window.corpus_panel.list.item(1).setCheckState(Qt.CheckState.Checked)  # the user ticks beta/
     assert window.state.reference_indices() == [1]
     assert window.corpus_panel.list.item(1).text().endswith("(reference)")
@@ -230,8 +230,8 @@ def test_the_documents_table_lists_every_document_and_every_skipped_file_with_it
 def test_export_writes_what_the_cli_prints(qtbot, scanned, tmp_path):
     window, texts = scanned
     result = window.state.result
-    window.export_to(str(tmp_path / "pairs.csv"), "csv")
-    window.export_to(str(tmp_path / "pairs.json"), "json")
+    window.files.export_to(str(tmp_path / "pairs.csv"), "csv")
+    window.files.export_to(str(tmp_path / "pairs.json"), "json")
     csv_text = (tmp_path / "pairs.csv").read_text(encoding="utf-8")
     assert csv_text == export.to_csv(result)
     assert (tmp_path / "pairs.json").read_text(encoding="utf-8") == export.to_json(result)
@@ -251,12 +251,12 @@ def test_cancel_with_esc_keeps_the_previous_results_and_stops_the_thread(qtbot, 
     before = window.state.result
     rows_before = table(window.results.pairs_model)
     window.params_panel.threshold.setValue(0.9)
-    window.start_scan()
-    assert window.is_scanning() and window.cancel_action.isEnabled()
+    window.scans.start()
+    assert window.scans.is_scanning() and window.menu_actions.cancel.isEnabled()
     qtbot.waitUntil(lambda: window.progress.bar.isVisible() and "files" in window.progress.stage.text(), timeout=5000)
     window.activateWindow()
     qtbot.keyClick(window, Qt.Key.Key_Escape)
-    assert not window.is_scanning()
+    assert not window.scans.is_scanning()
     assert "cancelled" in window.progress.stage.text()
     qtbot.waitUntil(lambda: not running_threads(window), timeout=2000)
     qtbot.wait(400)  # a cancelled scan's late answer must not replace the results
@@ -266,17 +266,17 @@ def test_cancel_with_esc_keeps_the_previous_results_and_stops_the_thread(qtbot, 
 
 def test_cancel_button_stops_the_scan(qtbot, window, corpus_dir, slow_scan):
     root, _ = corpus_dir
-    window.open_folders([str(root)])
+    window.folders.open([str(root)])
     qtbot.waitUntil(lambda: window.progress.cancel_button.isVisible(), timeout=2000)
     qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
-    assert not window.is_scanning() and not window.progress.cancel_button.isVisible()
+    assert not window.scans.is_scanning() and not window.progress.cancel_button.isVisible()
     qtbot.waitUntil(lambda: not running_threads(window), timeout=2000)
     assert window.state.result is None
 
 
 def test_closing_the_window_during_a_scan_stops_its_thread_at_once(qtbot, window, corpus_dir, slow_scan):
     root, _ = corpus_dir
-    window.open_folders([str(root)])
+    window.folders.open([str(root)])
     qtbot.waitUntil(lambda: "files" in window.progress.stage.text(), timeout=5000)
     assert running_threads(window)
     t0 = time.perf_counter()
@@ -294,8 +294,8 @@ def test_a_failing_scan_says_why_and_keeps_the_results(qtbot, scanned, monkeypat
         raise RuntimeError("the disk is on fire")
 
     monkeypatch.setattr(engines, "scan", broken)
-    window.start_scan()
-    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=5000)
+    window.scans.start()
+    qtbot.waitUntil(lambda: not window.scans.is_scanning(), timeout=5000)
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1 and "the disk is on fire" in boxes[0].text()
     assert "Traceback" in boxes[0].detailedText()
@@ -306,12 +306,12 @@ def test_a_failing_scan_says_why_and_keeps_the_results(qtbot, scanned, monkeypat
 
 def test_invalid_parameters_are_refused_with_the_fix(qtbot, window, corpus_dir):
     root, _ = corpus_dir
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     window.params_panel.shingle.setCurrentText("char")
     assert not window.params_panel.scan_button.isEnabled()
     assert "char:N" in window.params_panel.error.text()
-    window.start_scan()
-    assert not window.is_scanning() and window.progress.stage.text().startswith("Cannot scan")
+    window.scans.start()
+    assert not window.scans.is_scanning() and window.progress.stage.text().startswith("Cannot scan")
     window.params_panel.shingle.setCurrentText("char:4")
     assert window.params_panel.scan_button.isEnabled() and not window.params_panel.error.text()
 
@@ -331,9 +331,9 @@ def test_a_scan_cancelled_as_it_finishes_does_not_replace_the_results(qtbot, sca
         return before.__class__(**{**before.__dict__, "seconds": 99.0})
 
     monkeypatch.setattr(engines, "scan", ends_after_cancel)
-    window.start_scan()
+    window.scans.start()
     qtbot.waitUntil(lambda: "Reading" in window.progress.stage.text(), timeout=5000)
-    window.cancel_scan()
+    window.scans.cancel()
     release.set()
     qtbot.waitUntil(lambda: not running_threads(window), timeout=5000)
     qtbot.wait(50)  # let the worker's late answer arrive
@@ -382,7 +382,7 @@ def test_the_documents_names_are_worked_out_in_the_scan_worker(qtbot, window, co
         lambda r: calls.append(threading.current_thread() is threading.main_thread()) or original(r),
     )
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     assert calls == [False]  # once, in the worker: not again on the GUI thread when the result is shown
     result = window.state.result

@@ -14,7 +14,7 @@ from lshdesk.core import ignore
 @pytest.fixture
 def scanned(qtbot, window, tmp_path):
     make_corpus(tmp_path / "c")
-    window.open_folders([str(tmp_path / "c")], scan_now=False)
+    window.folders.open([str(tmp_path / "c")], scan_now=False)
     set_test_params(window)
     scan_and_wait(qtbot, window)
     return window, tmp_path / "c"
@@ -97,7 +97,7 @@ def test_a_damaged_list_is_set_aside_and_said(qtbot, window, tmp_path):
     os.makedirs(os.path.dirname(path))
     with open(path, "w", encoding="utf-8") as f:
         f.write("{ not json")
-    window.open_folders([str(tmp_path / "c")], scan_now=False)
+    window.folders.open([str(tmp_path / "c")], scan_now=False)
     set_test_params(window)
     scan_and_wait(qtbot, window)
     assert "could not be read" in window.progress.stage.text() and os.path.exists(path + ".damaged")

@@ -9,7 +9,7 @@ from lshdesk.core.overlap import overlap
 
 def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, corpus_dir):
     root, _ = corpus_dir
-    window.open_folders([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    window.folders.open([str(root / "alpha"), str(root / "beta")], scan_now=False)
     set_test_params(window)
     scan_and_wait(qtbot, window)
     view, r = window.results.overlap, window.state.result
@@ -33,7 +33,7 @@ def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, c
 
 def test_one_folder_has_no_overlap_tab(qtbot, window, corpus_dir):
     root, _ = corpus_dir
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     set_test_params(window)
     scan_and_wait(qtbot, window)
     assert not window.results.tabs.isTabVisible(3) and window.results.overlap.found is None

@@ -81,18 +81,18 @@ def test_formats_and_skip_patterns_reach_the_scan(qtbot, window, tmp_path):
     (tmp_path / "c.log").write_text(text)
     panel = window.params_panel
     panel.threshold.setValue(0.5)
-    panel.files.actions["html"].setChecked(False)
+    panel.files.format_actions["html"].setChecked(False)
     panel.files.exclude.setText("*.log")
     panel.files.exclude.editingFinished.emit()
-    assert panel.params().corpus.formats == frozenset(panel.files.actions) - {"html"}
+    assert panel.params().corpus.formats == frozenset(panel.files.format_actions) - {"html"}
     assert "html" not in panel.files.button.text()
-    window.open_folders([str(tmp_path)], scan_now=False)
+    window.folders.open([str(tmp_path)], scan_now=False)
     scan_and_wait(qtbot, window)
     r = window.state.result
     assert r.docs.rel == ["a.txt"]
     reasons = {s.path.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
     assert reasons == {"b.html": "format not selected: html", "c.log": "excluded by a pattern"}
-    for action in panel.files.actions.values():
+    for action in panel.files.format_actions.values():
         action.setChecked(False)
     assert "at least one format" in panel.error.text() and not panel.scan_button.isEnabled()
 

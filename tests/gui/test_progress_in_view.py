@@ -30,7 +30,7 @@ def test_a_running_scan_shows_its_stage_count_and_cancel_over_every_view(qtbot, 
     (tmp_path / "a.txt").write_text("some words")
     strip = window.progress_strip
     assert not strip.isVisible()  # nothing runs: no strip
-    window.open_folders([str(tmp_path)], scan_now=True)
+    window.folders.open([str(tmp_path)], scan_now=True)
     qtbot.waitUntil(lambda: "5 / 20 files" in strip.stage.text(), timeout=5000)
     for view in (window.results, window.scurve_view, window.signature_view):
         window.tabs.setCurrentWidget(view)
@@ -41,7 +41,7 @@ def test_a_running_scan_shows_its_stage_count_and_cancel_over_every_view(qtbot, 
     assert strip.bar.value() == window.progress.bar.value() == 5 and strip.bar.maximum() == 20
     assert window.progress.cancel_button.isVisible()  # the status bar keeps its own view of it
     qtbot.mouseClick(strip.cancel_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=5000)
+    qtbot.waitUntil(lambda: not window.scans.is_scanning(), timeout=5000)
     assert not strip.isVisible() and "cancelled" in window.progress.stage.text()
 
 

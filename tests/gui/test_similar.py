@@ -70,7 +70,7 @@ def test_a_containment_scan_lists_contained_and_container(qtbot, window, tmp_pat
     panel = window.params_panel
     panel.measure.setCurrentIndex(panel.measure.findData("containment"))
     panel.threshold.setValue(0.8)
-    window.open_folders([str(tmp_path)], scan_now=False)
+    window.folders.open([str(tmp_path)], scan_now=False)
     scan_and_wait(qtbot, window)
     model = window.results.pairs_model
     headers = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(model.columnCount())]

@@ -22,7 +22,7 @@ def _inside(widget, area) -> bool:
 def test_a_small_window_keeps_the_plot_tall_and_every_number_box_whole(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     window.tour.show()
     window.resize(1024, 640)
@@ -61,7 +61,7 @@ def test_a_small_window_keeps_the_plot_tall_and_every_number_box_whole(qtbot, wi
 def test_the_documents_columns_fit_their_content(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     window.resize(1024, 640)
     window.show()

@@ -49,15 +49,15 @@ def test_both_commands_open_and_scan_the_folder_given(qtbot, started, tmp_path, 
     (window,) = started
     assert window.state.folders == [str(tmp_path)]
     summary = window.corpus_panel.summary.text()
-    assert window.is_scanning() and summary == SCANNING  # the folder is listed: never "No folder yet"
-    qtbot.waitUntil(lambda: window.state.result is not None and not window.is_scanning(), timeout=20000)
+    assert window.scans.is_scanning() and summary == SCANNING  # the folder is listed: never "No folder yet"
+    qtbot.waitUntil(lambda: window.state.result is not None and not window.scans.is_scanning(), timeout=20000)
     assert list(window.state.result.roots) == [str(tmp_path)] and len(window.state.result.pairs) == 1
 
 
 def test_the_summary_follows_the_folders_before_any_scan(qtbot, window, tmp_path):
     panel = window.corpus_panel
     assert panel.summary.text() == NO_FOLDER
-    window.add_folders([str(tmp_path)])
+    window.folders.add([str(tmp_path)])
     assert panel.summary.text() == NOT_SCANNED
     window.state.remove_folder(str(tmp_path))
     assert panel.summary.text() == NO_FOLDER

@@ -24,6 +24,6 @@ def test_tour_leads_to_the_three_uses_and_is_dismissed_for_good(qtbot, window, s
     qtbot.addWidget(again)
     again.show()
     assert not again.tour.isVisible()
-    again.actions.tour.trigger()
+    again.menu_actions.tour.trigger()
     assert again.tour.isVisible()
     assert again.shutdown()

@@ -16,7 +16,7 @@ from lshdesk.gui import file_actions
 def _scanned(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     assert window.state.result is not None and len(window.state.result.pairs) > 0
     return window.state.result
@@ -28,14 +28,14 @@ def test_save_and_open_a_session_restores_results_and_selection(qtbot, window, c
     window.state.select(pair)
     path = tmp_path / "mine.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path)[: -len(".lshdesk")], ""))
-    window.actions.save_session.trigger()
+    window.menu_actions.save_session.trigger()
     wait_written(qtbot, window)
     assert path.is_file()
     assert load_session(path)[1] == pair
     window.state.set_result(None)
     assert window.results.pairs_model.rowCount() == 0
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     back = window.state.result
     assert back is not None and export.to_json(back) == export.to_json(result)
     assert window.state.selection.docs == pair
@@ -50,14 +50,14 @@ def test_a_damaged_session_is_refused_without_losing_the_results(qtbot, window, 
     warnings = []
     monkeypatch.setattr(file_actions, "_warn", lambda parent, title, text: warnings.append(text))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     assert warnings and "damaged" in warnings[0]
     assert window.state.result is result
 
 
 def test_report_and_groups_exports_write_what_the_core_writes(qtbot, window, corpus_dir, tmp_path):
     result = _scanned(qtbot, window, corpus_dir)
-    window.export_to(str(tmp_path / "r.html"), "html")
+    window.files.export_to(str(tmp_path / "r.html"), "html")
     assert window.files.writes.busy  # written by the worker: the window went on
     wait_written(qtbot, window)
     assert window.progress.stage.text() == f"Report written to {tmp_path / 'r.html'}"
@@ -65,7 +65,7 @@ def test_report_and_groups_exports_write_what_the_core_writes(qtbot, window, cor
     assert page.startswith("<!doctype html>") and "<svg" in page
     names = window.names
     assert all(names[i] in page for i in result.pairs.left.tolist())
-    window.export_to(str(tmp_path / "g.csv"), "groups")
+    window.files.export_to(str(tmp_path / "g.csv"), "groups")
     rows = list(csv.DictReader(io.StringIO((tmp_path / "g.csv").read_text(encoding="utf-8"))))
     assert len(rows) == sum(len(g) for g in result.groups)
     assert {r["path"] for r in rows} == {names[i] for g in result.groups for i in g.tolist()}
@@ -73,7 +73,7 @@ def test_report_and_groups_exports_write_what_the_core_writes(qtbot, window, cor
 
 def test_f1_opens_the_help_of_the_current_view(qtbot, window):
     window.tabs.setCurrentWidget(window.signature_view)
-    window.actions.help.trigger()
+    window.menu_actions.help.trigger()
     dialog = window.help_dialog
     assert dialog.isVisible() and "Signatures" in dialog.windowTitle()
     assert "slot" in dialog.findChild(QTextBrowser).toPlainText()
@@ -82,9 +82,9 @@ def test_f1_opens_the_help_of_the_current_view(qtbot, window):
 
 def test_the_learn_tab_takes_the_whole_width_and_gives_it_back(qtbot, window):
     assert window.dock.isVisible()
-    window.actions.learn.trigger()
+    window.menu_actions.learn.trigger()
     assert window.tabs.currentWidget() is window.learn and not window.dock.isVisible()
-    window.actions.view_tabs[0].trigger()
+    window.menu_actions.view_tabs[0].trigger()
     assert window.tabs.currentWidget() is window.results and window.dock.isVisible()
 
 
@@ -94,7 +94,7 @@ def test_the_last_parameters_come_back_and_damaged_ones_are_ignored(qtbot, windo
     root, _ = corpus_dir
     window.params_panel.threshold.setValue(0.55)
     window.params_panel.seed.setValue(42)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     again = MainWindow(settings)
     qtbot.addWidget(again)
@@ -127,10 +127,10 @@ def test_export_follows_the_extension_typed(qtbot, window, corpus_dir, tmp_path,
     csv_filter = next(k for k in file_actions.EXPORTS if k.startswith("Pairs as CSV"))
     target = tmp_path / "out.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), csv_filter))
-    window.actions.export.trigger()
+    window.menu_actions.export.trigger()
     assert json.loads(target.read_text(encoding="utf-8"))["pairs"]  # JSON, as the name says, despite the filter
     bare = tmp_path / "groups"
     groups_filter = next(k for k in file_actions.EXPORTS if k.startswith("Groups"))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(bare), groups_filter))
-    window.actions.export.trigger()
+    window.menu_actions.export.trigger()
     assert (tmp_path / "groups.csv").read_text(encoding="utf-8") == export.to_groups_csv(result)

@@ -34,7 +34,7 @@ def scanned(qtbot, window, tmp_path):
     (root / "=1+1.txt").write_text(TEXT + " again")
     (root / "copy.txt").write_text(TEXT + " and once more")
     set_test_params(window, 0.5)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     assert len(window.state.result.pairs) == 3
     return window
@@ -43,7 +43,7 @@ def scanned(qtbot, window, tmp_path):
 def test_every_export_of_the_window_is_utf8_and_keeps_the_exact_name(qtbot, scanned, tmp_path, monkeypatch):
     window = scanned
     for fmt in ("csv", "json", "groups", "html"):
-        window.export_to(str(tmp_path / f"out.{fmt}"), fmt)
+        window.files.export_to(str(tmp_path / f"out.{fmt}"), fmt)
         wait_written(qtbot, window)
         text = (tmp_path / f"out.{fmt}").read_bytes().decode("utf-8")  # strict
         assert "caf\ufffd\ufffd.txt" in text
@@ -55,7 +55,7 @@ def test_every_export_of_the_window_is_utf8_and_keeps_the_exact_name(qtbot, scan
     sheet = next(k for k in file_actions.EXPORTS if "spreadsheet" in k)
     target = tmp_path / "sheet.csv"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), sheet))
-    window.actions.export.trigger()
+    window.menu_actions.export.trigger()
     rows = list(csv.reader(io.StringIO(target.read_text(encoding="utf-8"))))
     assert any("'=1+1.txt" in row[:2] for row in rows) and not any("=1+1.txt" in row[:2] for row in rows)
 
@@ -65,12 +65,12 @@ def test_a_session_with_such_a_name_saves_and_opens_exactly(qtbot, scanned, tmp_
     result = window.state.result
     path = tmp_path / "s.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
-    window.actions.save_session.trigger()
+    window.menu_actions.save_session.trigger()
     wait_written(qtbot, window)
     assert [p.name for p in tmp_path.iterdir() if ".part" in p.name] == []
     window.state.set_result(None)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     assert window.state.result.docs.paths == result.docs.paths
     assert BAD in {os.fsencode(os.path.basename(p)) for p in window.state.result.docs.paths}
 
@@ -90,12 +90,12 @@ def test_a_failed_export_or_save_keeps_the_previous_file(qtbot, scanned, tmp_pat
     window = scanned
     warnings = []
     monkeypatch.setattr(file_actions, "_warn", lambda parent, title, text: warnings.append(text))
-    for name, act in (("out.html", lambda p: window.export_to(p, "html")), ("s.lshdesk", None)):
+    for name, act in (("out.html", lambda p: window.files.export_to(p, "html")), ("s.lshdesk", None)):
         target = tmp_path / name
         target.write_text("previous")
         if act is None:
             monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-            act = lambda p: window.actions.save_session.trigger()  # noqa: E731
+            act = lambda p: window.menu_actions.save_session.trigger()  # noqa: E731
         with file_size_limit(200):
             act(str(target))
             wait_written(qtbot, window)
@@ -130,7 +130,7 @@ def test_a_crafted_session_is_refused_in_the_window(scanned, tmp_path, monkeypat
     with pytest.raises(SessionError):  # the same file, read by the core: refused
         load_session(path)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert boxes and boxes[-1].windowTitle() == "Cannot open session" and words in boxes[-1].text()
     boxes[-1].close()
@@ -144,7 +144,7 @@ def test_a_zip_bomb_session_is_refused_in_the_window(scanned, tmp_path, monkeypa
     warnings = []
     monkeypatch.setattr(file_actions, "_warn", lambda parent, title, text: warnings.append((title, text)))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bomb), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     assert warnings and warnings[0][0] == "Cannot open session" and "header.json" in warnings[0][1]
 
 

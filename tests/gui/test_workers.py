@@ -155,10 +155,10 @@ def test_a_newer_scan_replaces_a_running_one(qtbot, window, corpus_dir, monkeypa
 
     monkeypatch.setattr(engines, "scan", slow_first)
     window.params_panel.threshold.setValue(0.9)
-    window.open_folders([str(root)])  # the slow one
+    window.folders.open([str(root)])  # the slow one
     window.params_panel.threshold.setValue(0.5)
     with qtbot.waitSignal(window.state.resultChanged, timeout=10000):
-        window.start_scan()  # replaces it
+        window.scans.start()  # replaces it
     assert window.state.result.params.threshold == 0.5
     qtbot.waitUntil(lambda: not running_threads(window), timeout=5000)
     assert window.state.result.params.threshold == 0.5  # the replaced scan's late answer was dropped

@@ -38,8 +38,8 @@ def test_the_samples_parameters_never_become_the_users(qtbot, window, settings, 
         app_module.open_paths(window, [])  # plain 'lshdesk': the sample at its own threshold
     assert window.state.result.params.threshold == app_module.SAMPLE_THRESHOLD
     assert settings_store.saved_params(settings) == ScanParams()  # nothing of the sample saved
-    assert not [a.text() for a in window.recent_menu.actions()]  # the sample is not a recent folder
-    window.open_folders([str(corpus_dir[0] / "alpha")], scan_now=False)
+    assert not [a.text() for a in window.menu_actions.recent.actions()]  # the sample is not a recent folder
+    window.folders.open([str(corpus_dir[0] / "alpha")], scan_now=False)
     assert window.params_panel.threshold.value() == pytest.approx(0.8)  # the user's own (here: the defaults)
     scan_and_wait(qtbot, window)
     assert window.state.result.params.threshold == pytest.approx(0.8)
@@ -55,10 +55,10 @@ def test_the_samples_parameters_never_become_the_users(qtbot, window, settings, 
 def test_results_are_marked_out_of_date_until_the_next_scan(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root / "alpha")], scan_now=False)
+    window.folders.open([str(root / "alpha")], scan_now=False)
     scan_and_wait(qtbot, window)
     assert window.stale.isHidden()
-    window.open_folders([str(root / "beta")], scan_now=False)
+    window.folders.open([str(root / "beta")], scan_now=False)
     assert window.stale.isVisible() and "these results are of alpha." in window.stale.label.text()
     window.params_panel.threshold.setValue(0.5)
     text = window.stale.label.text()
@@ -71,7 +71,7 @@ def test_results_are_marked_out_of_date_until_the_next_scan(qtbot, window, corpu
 def test_exports_are_offered_outside_the_scanned_folder(qtbot, window, corpus_dir, tmp_path, monkeypatch):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     offered, out = [], tmp_path / "exports"
     out.mkdir()
@@ -81,10 +81,10 @@ def test_exports_are_offered_outside_the_scanned_folder(qtbot, window, corpus_di
         return str(out / os.path.basename(proposed)), ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
-    window.actions.export.trigger()
+    window.menu_actions.export.trigger()
     assert offered and not export_dir.inside(offered[0], [str(root)]) and offered[0].endswith("pairs.csv")
     assert (out / "pairs.csv").is_file()
-    for action in (window.actions.report, window.actions.save_session):
+    for action in (window.menu_actions.report, window.menu_actions.save_session):
         action.trigger()
         assert os.path.dirname(offered[-1]) == str(out)  # the last export folder, for reports and sessions too
 
@@ -92,7 +92,7 @@ def test_exports_are_offered_outside_the_scanned_folder(qtbot, window, corpus_di
 def test_progress_names_each_stage_in_its_own_unit(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     shown: list[str] = []
     update = window.progress.update_progress
 
@@ -111,8 +111,8 @@ def test_a_slow_scan_asks_continue_or_stop(qtbot, window, corpus_dir, monkeypatc
     root, _ = corpus_dir
     monkeypatch.setattr(estimate, "WARN_PAIRS", 1)  # every scan is 'slow'
     set_test_params(window)
-    window.open_folders([str(root / "alpha")], scan_now=False)
-    window.start_scan()
+    window.folders.open([str(root / "alpha")], scan_now=False)
+    window.scans.start()
     qtbot.waitUntil(lambda: window.scans.warning is not None and window.scans.warning.isVisible(), timeout=20000)
     dialog = window.scans.warning
     assert "candidate pairs" in dialog.text() and "raise the threshold" in dialog.text()
@@ -121,7 +121,7 @@ def test_a_slow_scan_asks_continue_or_stop(qtbot, window, corpus_dir, monkeypatc
     with qtbot.waitSignal(window.scans.slot.idle, timeout=10000):
         dialog.stop_button.click()
     assert window.state.result is None and "cancelled" in window.progress.stage.text()
-    window.start_scan()
+    window.scans.start()
     qtbot.waitUntil(lambda: window.scans.warning is not None and window.scans.warning.isVisible(), timeout=20000)
     with qtbot.waitSignal(window.state.resultChanged, timeout=20000):
         window.scans.warning.continue_button.click()
@@ -132,7 +132,7 @@ def test_several_folders_show_their_folder_and_an_empty_reference_result_says_wh
     root, _ = corpus_dir
     alpha, beta = str(root / "alpha"), str(root / "beta")
     set_test_params(window)
-    window.open_folders([alpha, beta], scan_now=False)
+    window.folders.open([alpha, beta], scan_now=False)
     window.state.set_reference(beta, True)
     scan_and_wait(qtbot, window)
     rows = table(window.results.pairs_model)
@@ -140,7 +140,7 @@ def test_several_folders_show_their_folder_and_an_empty_reference_result_says_wh
     assert all(r[0].startswith("alpha/") and r[1].startswith("beta/") for r in rows)
     assert not window.results.pairs.isColumnHidden(5)
     sample = sample_corpus()
-    window.open_folders([alpha, sample], scan_now=False)  # the case: the sample added and ticked
+    window.folders.open([alpha, sample], scan_now=False)  # the case: the sample added and ticked
     window.state.set_reference(sample, True)
     window.params_panel.threshold.setValue(0.8)
     window.params_panel.auto.setChecked(True)
@@ -150,8 +150,8 @@ def test_several_folders_show_their_folder_and_an_empty_reference_result_says_wh
     assert text.startswith("No pairs: no pair between the reference folder and the others reaches 0.80; the most")
     _shot(window, "empty_reference_result")
     window.state.set_reference(alpha, True)
-    window.start_scan()  # every folder a reference: refused, with the reason
-    assert not window.is_scanning() and "Every folder is a reference folder" in window.progress.stage.text()
+    window.scans.start()  # every folder a reference: refused, with the reason
+    assert not window.scans.is_scanning() and "Every folder is a reference folder" in window.progress.stage.text()
 
 
 def test_the_window_reads_all_files_with_patterns_and_a_size_cap(qtbot, window, tmp_path):
@@ -159,7 +159,7 @@ def test_the_window_reads_all_files_with_patterns_and_a_size_cap(qtbot, window, 
     for rel in ("p/readme.txt", "p/node_modules/pkg/README.txt", "p/data.bin", "p/big.txt"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text * (400 if rel.endswith("big.txt") else 1), encoding="utf-8")
-    window.open_folders([str(tmp_path / "p")], scan_now=False)
+    window.folders.open([str(tmp_path / "p")], scan_now=False)
     files = window.params_panel.files
     files.max_mb.setValue(0.1)
     scan_and_wait(qtbot, window)
@@ -184,15 +184,15 @@ def test_the_window_reads_all_files_with_patterns_and_a_size_cap(qtbot, window, 
 def test_open_recent_reopens_a_folder_set_with_its_reference_ticks(qtbot, window, settings, corpus_dir):
     root, _ = corpus_dir
     alpha, beta = str(root / "alpha"), str(root / "beta")
-    window.open_folders([alpha, beta], scan_now=False)
+    window.folders.open([alpha, beta], scan_now=False)
     window.state.set_reference(beta, True)
-    window.open_folders([alpha], scan_now=False)
+    window.folders.open([alpha], scan_now=False)
     again = MainWindow(settings)
     qtbot.addWidget(again)
-    titles = [a.text() for a in again.recent_menu.actions()]
+    titles = [a.text() for a in again.menu_actions.recent.actions()]
     assert titles[:2] == [alpha, f"{alpha} + beta (reference)"]
     set_test_params(again)
-    scan_and_wait(qtbot, again, again.recent_menu.actions()[1].trigger)
+    scan_and_wait(qtbot, again, again.menu_actions.recent.actions()[1].trigger)
     assert again.state.folders == [alpha, beta] and again.state.reference == {beta}
     assert again.state.result.reference == (1,)
     assert again.shutdown()
@@ -201,18 +201,18 @@ def test_open_recent_reopens_a_folder_set_with_its_reference_ticks(qtbot, window
 def test_lshdesk_gui_with_a_session_file_opens_the_session(qtbot, window, settings, corpus_dir, tmp_path, monkeypatch):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root / "alpha")], scan_now=False)
+    window.folders.open([str(root / "alpha")], scan_now=False)
     scan_and_wait(qtbot, window)
     path = tmp_path / "mine.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
-    window.actions.save_session.trigger()
+    window.menu_actions.save_session.trigger()
     wait_written(qtbot, window)
     fresh = MainWindow(settings)
     qtbot.addWidget(fresh)
     app_module.open_paths(fresh, [str(path)])
-    assert not fresh.is_scanning()  # shown, not scanned as a folder
+    assert not fresh.scans.is_scanning()  # shown, not scanned as a folder
     assert fresh.state.folders == [str(root / "alpha")]
     assert len(fresh.state.result.pairs) == len(window.state.result.pairs)
     assert fresh.stale.isHidden()  # the session's folders and parameters are the ones on screen
-    assert all(str(path) not in a.text() for a in fresh.recent_menu.actions())
+    assert all(str(path) not in a.text() for a in fresh.menu_actions.recent.actions())
     assert fresh.shutdown()

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from lshdesk.core.actions import trash
 from lshdesk.core.actions.plan import Planned, inside
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 KINDS = ("hardlink", "symlink")
 
@@ -61,7 +67,7 @@ def not_ours(kind: str, path: str, target: str) -> str | None:
     return None
 
 
-def targets(result, marks, kept=None) -> dict[int, str]:
+def targets(result: ScanResult, marks: np.ndarray, kept: np.ndarray | None = None) -> dict[int, str]:
     """For each marked document, the path of the document kept in its group (the one a link will lead to): the one
     the user keeps (``kept``: one boolean per document) if it is unmarked, else the group's first unmarked document of
     a reference folder, else its first unmarked one; '' where every document of the group is marked."""

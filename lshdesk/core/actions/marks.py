@@ -31,14 +31,21 @@ def in_reference(root: npt.NDArray[np.int64], reference: Sequence[int]) -> Marks
     return np.isin(root, np.asarray(list(reference), dtype=np.int64))
 
 
-def _keeper(members: npt.NDArray[np.int64], rule: str, mtime, size, path_len) -> int:
+def _keeper(
+    members: npt.NDArray[np.int64],
+    rule: str,
+    mtime: npt.NDArray | None,
+    size: npt.NDArray,
+    path_len: npt.NDArray | None,
+) -> int:
     """The member a rule keeps; ties go to the first in scan order (members are ascending)."""
-    if rule == "oldest":
-        return int(members[np.argmin(mtime[members])])
-    if rule == "newest":
-        return int(members[np.argmax(mtime[members])])
+    if rule in ("oldest", "newest"):
+        assert mtime is not None  # mark_by_rule refuses these rules without dates
+        pick = np.argmin if rule == "oldest" else np.argmax
+        return int(members[pick(mtime[members])])
     if rule == "largest":
         return int(members[np.argmax(size[members])])
+    assert path_len is not None  # made for the rule 'shortest'
     return int(members[np.argmin(path_len[members])])
 
 

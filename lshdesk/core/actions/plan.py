@@ -8,11 +8,15 @@ import json
 import os
 import stat
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_size
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 KINDS = {
     "trash": "Move to the trash",
@@ -53,7 +57,7 @@ class Plan:
         return f"{n:,} file{'s' if n != 1 else ''}, {human_size(self.total_size)}"
 
 
-def make_plan(result, marks: np.ndarray) -> Plan:
+def make_plan(result: ScanResult, marks: np.ndarray) -> Plan:
     """The marked documents of a ``ScanResult`` as a plan (nothing on disk is read)."""
     d = result.docs
     mt = d.mtime if d.mtime is not None else np.zeros(len(d), dtype=np.int64)
@@ -65,7 +69,7 @@ def make_plan(result, marks: np.ndarray) -> Plan:
     )
 
 
-def group_preview(result, marks: np.ndarray) -> dict[int, tuple[int, list[str]]]:
+def group_preview(result: ScanResult, marks: np.ndarray) -> dict[int, tuple[int, list[str]]]:
     """For each marked document: its group's number (1-based, linked groups) and the paths of the group's documents
     that stay (unmarked): what an action's confirmation shows, group by group."""
     out: dict[int, tuple[int, list[str]]] = {}

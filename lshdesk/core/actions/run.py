@@ -18,7 +18,7 @@ from lshdesk.core.actions import links, trash, undo
 from lshdesk.core.actions.log import ActionLog, Entry, finished, new_run_id, now
 from lshdesk.core.actions.plan import KINDS, Plan, Planned, Unsafe, changed, destination, inside, read_only
 from lshdesk.core.errors import ParamError, check_cancel
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 
 STAGES = {
     "trash": "Moving to the trash",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
@@ -121,7 +121,11 @@ def _size_reason(size: int, cap: int) -> str:
     return f"larger than the size cap ({a} > {b})"
 
 
-def walk(roots: Sequence[str], options: CorpusOptions, elsewhere=None) -> Iterator[SourceFile | Skipped]:
+def walk(
+    roots: Sequence[str],
+    options: CorpusOptions,
+    elsewhere: Callable[[str, int], Iterable[SourceFile | Skipped] | None] | None = None,
+) -> Iterator[SourceFile | Skipped]:
     """Every file below the roots (recursively, sorted); links to folders skipped, or followed inside the roots.
 
     Iterative, not recursive: a tree of any depth is walked. A link to a folder is listed as skipped (as fd,

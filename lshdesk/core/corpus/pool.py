@@ -19,9 +19,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from multiprocessing.connection import wait
+from typing import TYPE_CHECKING, Any
 
 from lshdesk.core.corpus.extract import extract_text
 from lshdesk.core.errors import NotText, ScanCancelled
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 POOLED = frozenset({"pdf", "docx", "odt", "epub"})  # the formats worth a process (the others are cheap)
 TIME_LIMIT = 30.0  # seconds one file's extraction may take (the scan's default)
@@ -46,7 +50,7 @@ def extract_job(data: bytes, name: str, formats: frozenset[str] | None, tokens: 
     return "", text, token_bytes(text)
 
 
-def _serve(conn, job: Callable[..., Answer]) -> None:  # pragma: no cover - runs in the worker process
+def _serve(conn: Connection, job: Callable[..., Answer]) -> None:  # pragma: no cover - runs in the worker process
     conn.send(READY)  # started: from here a death is the file's doing, not the host's
     while True:
         try:
@@ -61,7 +65,7 @@ def _serve(conn, job: Callable[..., Answer]) -> None:  # pragma: no cover - runs
 
 
 class _Worker:
-    def __init__(self, ctx, job) -> None:
+    def __init__(self, ctx: Any, job: Callable[..., Answer]) -> None:  # a multiprocessing context
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_serve, args=(child, job), daemon=True, name="lshdesk-extract")
         self.proc.start()
@@ -123,7 +127,7 @@ class ExtractPool:
     def __enter__(self) -> ExtractPool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- the dispatcher thread ---------------------------------------------------------------------------------------
@@ -169,7 +173,7 @@ class ExtractPool:
                 self._abandon(w.future)
             self._drain()
 
-    def _spawn(self, ctx) -> _Worker:
+    def _spawn(self, ctx: Any) -> _Worker:
         self.started += 1
         return _Worker(ctx, self.job)
 

@@ -73,7 +73,7 @@ def protocol_of(url: str) -> str:
     return url.split("://", 1)[0].lower()
 
 
-def filesystem(url: str, storage: Sequence[tuple[str, str]] = ()):
+def filesystem(url: str, storage: Sequence[tuple[str, str]] = ()) -> Any:  # an fsspec AbstractFileSystem
     """The fsspec file system of a URL (fsspec caches instances: one per protocol and options per process)."""
     protocol = protocol_of(url)
     hint = f"pip install 'lshdesk[{EXTRAS.get(protocol, 's3')}]'"
@@ -136,7 +136,9 @@ def _lite(info: dict[str, Any]) -> dict[str, Any]:
     return {f: str(v) if f == "LastModified" else v for f, v in info.items() if f in _INFO_KEYS}
 
 
-def _find_split(fs, root: str, base: str, storage, mapper: Mapper) -> dict[str, dict[str, Any]]:
+def _find_split(
+    fs: Any, root: str, base: str, storage: Sequence[tuple[str, str]], mapper: Mapper
+) -> dict[str, dict[str, Any]]:
     """``find``, each top-level prefix listed by one ``mapper`` call (on a cluster: by the workers, in parallel)."""
     try:
         top = fs.ls(base, detail=True)
@@ -246,7 +248,7 @@ def fetch(
     return out
 
 
-def _cat_or_error(fs, path: str, max_bytes: int) -> bytes | BaseException:
+def _cat_or_error(fs: Any, path: str, max_bytes: int) -> bytes | BaseException:
     try:
         return fs.cat_file(path, 0, max_bytes + 1)
     except Exception as e:

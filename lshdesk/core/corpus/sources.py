@@ -10,11 +10,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from lshdesk.core.corpus import listing, reading
 from lshdesk.core.corpus.listing import Skipped, SourceFile
 from lshdesk.core.errors import LshdeskError, NotText, ParamError
 from lshdesk.core.params import CorpusOptions
+
+if TYPE_CHECKING:
+    from lshdesk.core.corpus.remote import Mapper
 
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+://")  # two letters at least: 'C:\\...' is a Windows path
 Storage = tuple[tuple[str, str], ...]
@@ -43,7 +47,7 @@ def root_path(root: str) -> str:
     return root.rstrip("/") if is_url(root) else os.path.abspath(root)
 
 
-def walk(roots: Sequence[str], options: CorpusOptions, mapper=None) -> Iterator[SourceFile | Skipped]:
+def walk(roots: Sequence[str], options: CorpusOptions, mapper: Mapper | None = None) -> Iterator[SourceFile | Skipped]:
     """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given
     (``mapper``: how a URL's top-level prefixes are listed in parallel, see ``remote.walk``). A URL root inside
     another (a reference prefix inside a scanned one) is read once, as itself, as nested local folders are."""

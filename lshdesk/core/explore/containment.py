@@ -28,7 +28,7 @@ from lshdesk.core.query.containment import (
     jaccard_bound,
     size_classes,
 )
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import probability
 from lshdesk.core.shingling import ShingleBatch
 

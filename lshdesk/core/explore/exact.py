@@ -26,7 +26,7 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.lsh import band_codes
 from lshdesk.core.params import Banding
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import threshold
 from lshdesk.core.shingling import ShingleBatch
 

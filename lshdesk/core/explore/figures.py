@@ -88,7 +88,9 @@ class Figures:
         return 1.0 - self.n_candidates / self.n_pairs if self.n_pairs else 0.0
 
 
-def band_candidates(sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray[np.bool_] | None = None):
+def band_candidates(
+    sigs: npt.NDArray, banding: Banding, is_ref: npt.NDArray[np.bool_] | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], tuple[npt.NDArray, npt.NDArray, npt.NDArray]]:
     """(candidate codes ascending, bands each collided in, (band, size, first member) of every bucket of 2+):
     the candidates of ``lsh.candidate_pairs``, without reference-folder pairs when ``is_ref`` is given."""
     banding.check(sigs.shape[1])

@@ -10,12 +10,16 @@ scheme that alone brings more).
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.shingling import ShingleBatch
+
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
 
 MAX_KNOWN = 8_000_000  # pairs remembered (128 MB): more than the densest scheme of a ~6k-document char:5 corpus
 
@@ -78,7 +82,7 @@ class KnownJaccard:
             self.values = np.insert(self.values, pos, values)
 
 
-def measured_candidates(result) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+def measured_candidates(result: ScanResult) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """A Jaccard scan's candidates whose exact Jaccard the scan measured, as (sorted pair codes, Jaccard): what
     ``KnownJaccard.seed`` takes (the verification's join leaves the others at nan, ``scan/verify``)."""
     c, n = result.candidates, max(len(result.docs), 1)

@@ -21,7 +21,7 @@ from lshdesk.core.explore.exact import FINE_BINS, ExactReference
 from lshdesk.core.explore.figures import EPS, Figures, band_candidates, reband
 from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.params import Banding, check_weights
-from lshdesk.core.scan.pipeline import Progress
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import (
     all_schemes,
     false_negative_area,
@@ -164,7 +164,16 @@ def tune(
     return Tuning(Banding(b, r), goal, t, fp, fn, p_t, float(recall[i]), float(expected[i]), met, checked, tuple(lines))
 
 
-def _cap(sigs, t, cap, bands, rows, recall, expected, is_ref):
+def _cap(
+    sigs: npt.NDArray,
+    t: float,
+    cap: int,
+    bands: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    recall: npt.NDArray[np.float64],
+    expected: npt.NDArray[np.float64],
+    is_ref: npt.NDArray[np.bool_] | None,
+) -> tuple[int, bool, int, str]:
     """Highest measured recall whose candidates (predicted, then counted) stay within the cap."""
     score = np.nan_to_num(recall, nan=0.0)
     order = np.lexsort((expected, -score))  # best recall first, then fewest candidates

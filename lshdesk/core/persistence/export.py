@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import os
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +50,7 @@ def exact_paths(result: SignedCorpus) -> list[str]:
     return [_join(result.roots[r], rel, r in files) for r, rel in zip(result.docs.root.tolist(), result.docs.rel)]
 
 
-def folder_labels(roots) -> list[str]:
+def folder_labels(roots: Sequence[str]) -> list[str]:
     """A short name for each root that tells it from the others: its last path part, or as many more parts as it
     takes ('docs', 'old/docs' and 'new/docs')."""
     parts = [display(os.path.normpath(os.path.abspath(r))).split(os.sep) for r in roots]
@@ -156,7 +158,7 @@ def _cells(names: list[str], spreadsheet: bool) -> tuple[list[str], list[str], l
     texts = ["'" + n if spreadsheet and n.startswith(FORMULA_START) else n for n in names]
     buf = io.StringIO()
 
-    def cell(writer, text: str) -> str:
+    def cell(writer: Any, text: str) -> str:  # a csv writer over buf
         buf.seek(0)
         buf.truncate()
         writer.writerow([text])

@@ -9,6 +9,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Generator
 
+import numpy as np
+import numpy.typing as npt
+
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.persistence.atomic import OutputError, write_atomic
 from lshdesk.core.persistence.report import to_html
@@ -35,7 +38,7 @@ def write_session(
     result: ScanResult,
     selection: tuple[int, ...],
     folders: list[str],
-    marks=None,
+    marks: npt.NDArray[np.bool_] | None = None,
     cancel: threading.Event | None = None,
 ) -> Generator[Progress, None, str]:
     """Save the session to ``path`` (``session.save_session``); returns the path."""

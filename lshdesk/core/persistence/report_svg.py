@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -91,7 +93,7 @@ def scurve_svg(result: ScanResult, width: int = 640, height: int = 396) -> str:
     return "".join(parts)
 
 
-def _bins(jac: npt.NDArray, threshold: float, x, base: float, tallest: float) -> list[str]:
+def _bins(jac: npt.NDArray, threshold: float, x: Callable[[float], float], base: float, tallest: float) -> list[str]:
     """Bars of candidate counts per similarity bin along the bottom of the plot (log height, exact count in a title)."""
     verified, below = bin_counts(jac, threshold)
     total = verified + below

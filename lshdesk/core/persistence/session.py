@@ -7,7 +7,7 @@ import json
 import zipfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -124,7 +124,7 @@ def save_session(
     np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]  # numpy's stub reads **arrays as allow_pickle
     text = json.dumps(header, ensure_ascii=False).encode("utf-8")
 
-    def fill(f) -> None:
+    def fill(f: IO[bytes]) -> None:
         with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
             z.writestr("header.json", text)
             z.writestr("arrays.npz", buf.getvalue())

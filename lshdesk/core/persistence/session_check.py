@@ -33,7 +33,7 @@ def field(header: dict[str, Any], key: str, kind: type | tuple[type, ...], defau
     return value
 
 
-def _kinds(kind) -> str:
+def _kinds(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
 
 

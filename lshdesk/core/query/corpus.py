@@ -20,7 +20,8 @@ from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.query.containment import find_containment
 from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.frontend import read_and_sign_listed
-from lshdesk.core.scan.pipeline import Progress, ScanResult, SignedCorpus, assemble, sign_stage
+from lshdesk.core.scan.pipeline import ScanResult, SignedCorpus, assemble, sign_stage
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.stages import Found, group_stage, stopwatch
 from lshdesk.core.shingling import ShingleBatch
 

@@ -13,6 +13,7 @@ documents above a banding threshold, and a ranking must reach below it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -40,7 +41,12 @@ def containment_from_jaccard(j: npt.ArrayLike, size_a: npt.ArrayLike, size_b: np
     return np.minimum(np.divide(inter, a, out=np.zeros(np.broadcast(inter, a).shape), where=a > 0), 1.0)
 
 
-def candidate_pool(j: npt.NDArray[np.float64], top: int, k: int, to_measure) -> npt.NDArray[np.int64]:
+def candidate_pool(
+    j: npt.NDArray[np.float64],
+    top: int,
+    k: int,
+    to_measure: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]],
+) -> npt.NDArray[np.int64]:
     """Documents to score exactly, from each one's Jaccard estimate ``j`` (-1: never): those whose optimistic
     measure (``to_measure`` of j + 3 standard errors + one slot) reaches the ``top``-th best pessimistic one (j - the
     same), and at least the best ``pool_size(top)`` by estimate.

@@ -85,7 +85,9 @@ def checksum(path: bytes, n_tokens: object, sig: object, ids: object) -> int:
     return crc
 
 
-def _entry(n_tokens, sig, ids, ids_dtype: np.dtype, sig_dtype: np.dtype, k: int | None) -> Entry | None:
+def _entry(
+    n_tokens: object, sig: object, ids: object, ids_dtype: np.dtype, sig_dtype: np.dtype, k: int | None
+) -> Entry | None:
     """A row read back as an Entry, or None if it does not fit (wrong lengths, unsorted ids, bad count)."""
     if not (isinstance(sig, bytes) and isinstance(ids, bytes) and type(n_tokens) is int and n_tokens >= 0):
         return None
@@ -198,7 +200,12 @@ class SignatureCache:
         return self.conn is not None
 
     def lookup(
-        self, key: str, files: Sequence[tuple[str, Stamp]], ids_dtype, sig_dtype, k: int | None = None
+        self,
+        key: str,
+        files: Sequence[tuple[str, Stamp]],
+        ids_dtype: npt.DTypeLike,
+        sig_dtype: npt.DTypeLike,
+        k: int | None = None,
     ) -> dict[int, Entry]:
         """Entries for the (path, stamp) cached unchanged, by position in ``files``. A row that does not fit
         (``k`` values of ``sig_dtype``, sorted unique ids) is dropped, and its file is read again."""

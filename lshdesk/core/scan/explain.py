@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from lshdesk.core.clustering import exact_jaccard
 from lshdesk.core.corpus.skipped_words import by_reason, tool_folders
 from lshdesk.core.humanize import plural, similarity_text, threshold_text
 
+if TYPE_CHECKING:
+    from lshdesk.core.scan.pipeline import ScanResult
+
 SAMPLED_PAIRS = 20_000  # pairs compared exactly when no candidate was found (a sample: the best seen)
 
 
-def explain_empty(result, seed: int = 0, ui: str = "cli") -> str:
+def explain_empty(result: ScanResult, seed: int = 0, ui: str = "cli") -> str:
     """A sentence for an empty result ("" when the scan found pairs): "no pair between the reference folder and
     the others reaches 0.80; the most similar is 0.12", "folder not found: /x", "the folder is empty", or the
     files skipped by reason (with the way to read them, in the words of ``ui``: "cli" or "gui")."""
@@ -36,7 +41,7 @@ def explain_empty(result, seed: int = 0, ui: str = "cli") -> str:
     return f"no pair {what} reaches {threshold_text(t)}" + (f"; {tail}" if tail else "")
 
 
-def _too_few(result, ui: str) -> str:
+def _too_few(result: ScanResult, ui: str) -> str:
     """Why fewer than two documents were read: folders not found, folders empty, files skipped (by reason)."""
     n = len(result.docs)
     roots = {os.path.abspath(r) if "://" not in r else r for r in result.roots}
@@ -59,7 +64,7 @@ def _not_found(reason: str) -> bool:
     return reason.startswith("cannot open") and os.strerror(errno.ENOENT) in reason
 
 
-def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
+def _most_similar(result: ScanResult, is_ref: npt.NDArray[np.bool_] | None, seed: int) -> tuple[float | None, str]:
     """The highest exact similarity over all pairs (few documents), else the candidates, else a random sample."""
     n = len(result.docs)
     sh = result.shingles
@@ -80,7 +85,7 @@ def _most_similar(result, is_ref, seed: int) -> tuple[float | None, str]:
     return float(exact_jaccard(result.shingles, left[keep], right[keep]).max()), seen
 
 
-def _best_candidate(result) -> float:
+def _best_candidate(result: ScanResult) -> float:
     """The highest exact similarity among the candidates. Those the join proved below the threshold without
     measuring them (J = nan, ``scan/verify``) are measured here, the best estimated first, at most
     ``SAMPLED_PAIRS`` of them (when the shingle sets are here)."""

@@ -29,7 +29,7 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import BATCH_FILES, Listing, full, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.frontend import BATCH_FILES, Listing, Prepared, full, read_and_sign_cached, read_and_sign_listed
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -63,7 +63,7 @@ class CacheUse:
         return set(worth), {worth[j]: e for j, e in found.items()}
 
     def remember(
-        self, files: Listing, prep, batch: ShingleBatch, sigs: np.ndarray, worth: set[int], hits: dict
+        self, files: Listing, prep: Prepared, batch: ShingleBatch, sigs: np.ndarray, worth: set[int], hits: dict
     ) -> None:
         rows = [
             (files.paths[i], files.stamp(i), int(batch.n_tokens[j]), batch.doc(j), sigs[j])

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.kernels.probe import probe_intersection_sizes
-from lshdesk.core.lsh import candidate_pairs
+from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.estimate import THREADS  # verification's threads
@@ -150,7 +150,7 @@ def _pairs(n: int, n_ref: int, cross: bool) -> int:
     return n_ref * (n - n_ref) if cross else n * (n - 1) // 2
 
 
-def _cross(c, sub_ref: npt.NDArray | None) -> tuple[npt.NDArray, npt.NDArray]:
+def _cross(c: Candidates, sub_ref: npt.NDArray | None) -> tuple[npt.NDArray, npt.NDArray]:
     """Candidates as (left, right), keeping only reference x other pairs when there are reference documents."""
     left, right = c.left, c.right
     if sub_ref is not None:

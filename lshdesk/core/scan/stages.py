@@ -126,7 +126,17 @@ def group_stage(
     return comps, lowest
 
 
-def _large_group(g, members, width, ids, offsets, lowest, cancel, clock, total) -> Generator[Progress, None, None]:
+def _large_group(
+    g: int,
+    members: npt.NDArray,
+    width: int,
+    ids: npt.NDArray,
+    offsets: npt.NDArray,
+    lowest: npt.NDArray,
+    cancel: threading.Event | None,
+    clock: Callable[[], float],
+    total: int,
+) -> Generator[Progress, None, None]:
     members = np.ascontiguousarray(members, dtype=np.int64)
     size, p = len(members), 0
     while p < size:

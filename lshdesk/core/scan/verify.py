@@ -31,6 +31,10 @@ from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingling import ShingleBatch
 
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+Step = tuple[Callable[[], None], int]  # a step of verification, and the candidates settled once it has run
+
 STEP_COST = 1 << 22  # shingle ids merged per step at most (~10-30 ms); steps are the unit of cancel
 STEP_SECONDS = 0.03  # a join step takes as many documents as run about this long
 THREADS = 2  # steps run on two threads
@@ -85,7 +89,7 @@ def warm_join(shingles: ShingleBatch, sigs: npt.NDArray) -> None:
     ranks.common_first(None)
 
 
-def join_seconds(shingles: ShingleBatch, sigs: npt.NDArray, left, right, threshold: float) -> float:
+def join_seconds(shingles: ShingleBatch, sigs: npt.NDArray, left: Ints, right: Ints, threshold: float) -> float:
     """Seconds the join takes on one thread for these candidates, renaming included (the kernels loaded first)."""
     warm_join(shingles, sigs)
     t0 = time.perf_counter()
@@ -95,7 +99,9 @@ def join_seconds(shingles: ShingleBatch, sigs: npt.NDArray, left, right, thresho
     return time.perf_counter() - t0
 
 
-def _run_steps(steps: Iterator, total: int, cancel, clock: Clock) -> Generator[Progress, None, None]:
+def _run_steps(
+    steps: Iterator[Step], total: int, cancel: threading.Event | None, clock: Clock
+) -> Generator[Progress, None, None]:
     """Run ``(function, candidates done after it)`` steps two at a time; reports follow the oldest step, in order."""
     pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
     try:
@@ -111,7 +117,9 @@ def _run_steps(steps: Iterator, total: int, cancel, clock: Clock) -> Generator[P
         pool.shutdown(wait=True, cancel_futures=True)  # at most the steps running now finish
 
 
-def _wait(in_flight: deque, total: int, cancel, clock: Clock) -> Progress:
+def _wait(
+    in_flight: deque[tuple[Future[None], int]], total: int, cancel: threading.Event | None, clock: Clock
+) -> Progress:
     check_cancel(cancel)
     future, done = in_flight.popleft()
     future.result()
@@ -137,7 +145,7 @@ class RankedIds:
         self._rare: Future | None = None
         self._lock = threading.Lock()
 
-    def start(self, cancel) -> None:
+    def start(self, cancel: threading.Event | None) -> None:
         """Begin the renaming on a helper thread (while the caller bands), for ``rare_first`` to collect."""
         with self._lock:
             if self._rare is None:
@@ -145,7 +153,7 @@ class RankedIds:
                 self._rare = pool.submit(self._rank, cancel)
                 pool.shutdown(wait=False)
 
-    def rare_first(self, cancel) -> tuple[npt.NDArray[np.int32], int]:
+    def rare_first(self, cancel: threading.Event | None) -> tuple[npt.NDArray[np.int32], int]:
         """(renamed ids, rarest id 0; the number of distinct ids)."""
         with self._lock:
             if self._rare is None:
@@ -153,7 +161,7 @@ class RankedIds:
                 self._rare.set_result(self._rank(cancel))
         return self._rare.result()
 
-    def common_first(self, cancel) -> npt.NDArray[np.int32]:
+    def common_first(self, cancel: threading.Event | None) -> npt.NDArray[np.int32]:
         """Renamed ids, the most common id 0: the rarest-first names reversed, each document's order with them."""
         tok, n_distinct = self.rare_first(cancel)
         offsets, out = self.shingles.offsets, np.empty_like(tok)
@@ -166,7 +174,7 @@ class RankedIds:
             lo = hi
         return out
 
-    def _rank(self, cancel) -> tuple[npt.NDArray[np.int32], int]:
+    def _rank(self, cancel: threading.Event | None) -> tuple[npt.NDArray[np.int32], int]:
         ids, offsets = self.shingles.ids, self.shingles.offsets
         keys, df, slot = join_kernels.rank_table(len(ids))
         for lo in range(0, len(ids), STEP_COST):
@@ -189,13 +197,15 @@ class RankedIds:
         return out, len(used)
 
 
-def _measure_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
+def _measure_steps(
+    shingles: ShingleBatch, sigs: npt.NDArray, left: Ints, right: Ints, counts: Ints, inter: Ints, est: Floats
+) -> Iterator[Step]:
     """Steps measuring every candidate (``kernels/probe``: a table per left document, probed by the right's ids)
     with its estimate, written in place."""
     lo = 0
     for hi in step_ends(counts[left] + counts[right] + 16).tolist():
 
-        def step(lo=lo, hi=hi) -> None:
+        def step(lo: int = lo, hi: int = hi) -> None:
             inter[lo:hi] = probe_intersection_sizes(shingles.ids, shingles.offsets, left[lo:hi], right[lo:hi])
             est[lo:hi] = estimate_pairs(sigs, left[lo:hi], right[lo:hi])
 
@@ -203,7 +213,16 @@ def _measure_steps(shingles, sigs, left, right, counts, inter, est) -> Iterator:
         lo = hi
 
 
-def _join_steps(ranks, sigs, left, right, threshold, inter, est, cancel) -> Iterator:
+def _join_steps(
+    ranks: RankedIds,
+    sigs: npt.NDArray,
+    left: Ints,
+    right: Ints,
+    threshold: float,
+    inter: Ints,
+    est: Floats,
+    cancel: threading.Event | None,
+) -> Iterator[Step]:
     """Steps of the join: documents in processing order (smallest sets first), as many a step as run about
     ``STEP_SECONDS``; each step also estimates a proportional slice of the candidates."""
     t = threshold - HAIR
@@ -225,7 +244,7 @@ def _join_steps(ranks, sigs, left, right, threshold, inter, est, cancel) -> Iter
         hi = min(n, p + width)
         est_hi = int(done_at[hi - 1])
 
-        def step(lo=p, hi=hi, e_lo=est_lo, e_hi=est_hi) -> None:
+        def step(lo: int = p, hi: int = hi, e_lo: int = est_lo, e_hi: int = est_hi) -> None:
             t0 = time.perf_counter()
             join_kernels.join_rows(tok, shingles.offsets, order, pos_of, *post, *adj, t, lo, hi, inter)
             est[e_lo:e_hi] = estimate_pairs(sigs, left[e_lo:e_hi], right[e_lo:e_hi])

@@ -20,16 +20,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.compare import all_pairs
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.hashing import fmix32, fnv1a_utf16, fold32, sha1_hash32
 from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.minhash import ARTICLE_PRIME, make_family
 from lshdesk.core.params import Banding, ShingleSpec, SignatureParams
-from lshdesk.core.scan.pipeline import Progress, run  # noqa: F401  (re-exported: run drives an experiment as a scan)
+from lshdesk.core.scan.pipeline import run as run  # re-exported: run drives an experiment as a scan
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import presets, probability
 from lshdesk.core.shingle_kinds import hash_shingles, shingle_strings
-from lshdesk.core.teaching.lessons import WORDS, all_pairs, is_similar, jaccard_matrix
+from lshdesk.core.teaching.lessons import WORDS, is_similar, jaccard_matrix
 
 KS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256)
 ENTRY_ERROR_K: tuple[int, ...] = (4, 8, 16, 32, 64, 128)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,7 +74,7 @@ def demo_band_keys(sig: npt.NDArray[np.uint64]) -> list[str]:
     ]
 
 
-def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+def jaccard(a: Iterable[Hashable], b: Iterable[Hashable]) -> float:
     """Exact Jaccard of two sets; NaN when both are empty (0/0, as the demo's status line shows it)."""
     sa, sb = set(a), set(b)
     union = len(sa | sb)

@@ -93,4 +93,5 @@ class AboutDialog(QDialog):
 
     def licences(self) -> dict[str, str]:
         """Package name -> licence, as the table lists them."""
-        return {self.table.item(r, 0).text(): self.table.item(r, 2).text() for r in range(self.table.rowCount())}
+        cells = [(self.table.item(r, 0), self.table.item(r, 2)) for r in range(self.table.rowCount())]
+        return {name.text(): licence.text() for name, licence in cells if name is not None and licence is not None}

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Generator
+from typing import TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from lshdesk.core.scan.progress import Progress
 
 
 class Gate:
@@ -23,7 +26,12 @@ class Gate:
             pass
 
 
-def pause_at_warnings(gen: Generator, gate: Gate, cancel: threading.Event) -> Generator:
+T = TypeVar("T")  # the scan's result, passed on
+
+
+def pause_at_warnings(
+    gen: Generator[Progress, None, T], gate: Gate, cancel: threading.Event
+) -> Generator[Progress, None, T]:
     """Pass a scan's reports on; after one with a ``warning``, wait at the gate before going on (a worker thread
     waits here, not the GUI); a cancel while waiting ends the wait, and the scan stops at its next check."""
     while True:

@@ -28,7 +28,7 @@ from lshdesk.system import difftool
 
 
 def _probe(address: str):
-    def make(cancel: threading.Event) -> Generator:
+    def make(cancel: threading.Event) -> Generator[None, None, str]:
         from lshdesk.distributed import require_distributed, test_connection
 
         yield from ()  # nothing to report: one blocking call, off the GUI thread

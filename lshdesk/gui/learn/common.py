@@ -8,11 +8,11 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
-    QBoxLayout,
     QCheckBox,
     QDoubleSpinBox,
     QFrame,
     QLabel,
+    QLayout,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -98,7 +98,7 @@ class LessonPage(QScrollArea):
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
 
-    def add_reset(self, layout: QBoxLayout) -> QPushButton:
+    def add_reset(self, layout: QLayout) -> QPushButton:
         """A 'Reset' button (back to the lesson's defaults) at the end of ``layout``."""
         button = QPushButton("Reset")
         button.setToolTip("Back to this lesson's defaults")

@@ -26,7 +26,7 @@ def files_provider(names: Sequence[str], paths: Sequence[str], max_bytes: int) -
     return lambda: islice(iter_texts(zip(names, paths), cap), LEARN_MAX_DOCS)
 
 
-def _reading(provider: TextsProvider) -> Callable[[threading.Event], Generator]:
+def _reading(provider: TextsProvider) -> Callable[[threading.Event], Generator[int, None, list[tuple[str, str]]]]:
     """The worker's generator: one report per document, so a cancel stops it between two files."""
 
     def make(_cancel: threading.Event) -> Generator[int, None, list[tuple[str, str]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable, Generator
+from typing import Any
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.persistence.atomic import write_atomic
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingle_kinds import menu
 from lshdesk.core.teaching import lessons as t
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
@@ -108,7 +110,9 @@ class ExperimentPage(LessonPage):
         self._source_changed()
 
     # --- to be provided -------------------------------------------------------------------------------------------
-    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+    def prepare(
+        self, texts: list[str], spec: ShingleSpec, n_seeds: int
+    ) -> Callable[[threading.Event], Generator[Progress, None, Any]]:
         """Read the page's options (GUI thread) and return what the worker calls to make the core generator."""
         raise NotImplementedError
 

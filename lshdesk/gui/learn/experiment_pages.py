@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Generator
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -12,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
 from lshdesk.core.params import ShingleSpec
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import experiments as ex
 from lshdesk.core.teaching.figures import percent_text
@@ -86,7 +88,9 @@ class ErrorPage(ExperimentPage):
         self._colors()
         super().restyle()
 
-    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+    def prepare(
+        self, texts: list[str], spec: ShingleSpec, n_seeds: int
+    ) -> Callable[[threading.Event], Generator[Progress, None, Any]]:
         self.spec = spec
         return lambda cancel: ex.error_vs_k(texts, n_seeds, spec=spec, cancel=cancel)
 
@@ -181,7 +185,9 @@ class BandingPage(ExperimentPage):
         self.plot.plotItem.legend.setColumnCount(2 if big else 4)
         self.plot.setYRange(0, 1.45 if big else 1.25, padding=0)
 
-    def prepare(self, texts: list[str], spec: ShingleSpec, n_seeds: int) -> Callable[[threading.Event], Generator]:
+    def prepare(
+        self, texts: list[str], spec: ShingleSpec, n_seeds: int
+    ) -> Callable[[threading.Event], Generator[Progress, None, Any]]:
         cutoff, self.spec = self.cutoff.value(), spec
         return lambda cancel: ex.banding_sweep(texts, n_seeds, cutoff, 16, presets(16), spec, cancel=cancel)
 

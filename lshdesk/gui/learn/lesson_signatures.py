@@ -87,18 +87,18 @@ class SignaturesLesson(LessonPage):
         self.tries = QWidget()
         tries = FlowLayout(self.tries)
         tries.addWidget(QLabel("Try:"))
-        for label, a, b in (
+        for words, a, b in (
             ("the paraphrase 0 – 1", 0, 1),
             ("the exact repeat 0 – 6", 0, 6),
             ("unrelated 2 – 3", 2, 3),
         ):
-            button = QPushButton(label)
+            button = QPushButton(words)
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
         self.add_reset(tries)
-        row = QHBoxLayout()
-        row.addWidget(self.tries, 1)
-        self.body.addLayout(row)
+        tries_row = QHBoxLayout()
+        tries_row.addWidget(self.tries, 1)
+        self.body.addLayout(tries_row)
         self.words = rich_label("")
         self.body.addWidget(self.words)
         self.figures = formula_box("")

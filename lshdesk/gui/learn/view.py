@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
+from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider, files_provider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.lesson_banding import BandingLesson
@@ -210,6 +211,13 @@ class LearnView(QWidget):
             if getattr(self, self.list.item(row).data(Qt.ItemDataRole.UserRole) or "-", None) is page:
                 self.list.setCurrentRow(row)
                 return
+
+    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
+        """The lessons' 'use my files' reads the result's documents when asked, on a worker (two at least)."""
+        if result is None or len(result.docs) < 2:
+            self.set_corpus(None)
+        else:
+            self.set_corpus(files_provider(names, result.docs.paths, result.params.corpus.max_bytes))
 
     def set_corpus(self, texts_provider: TextsProvider | None) -> None:
         """(name, text) of the loaded corpus's documents, read on a worker when 'use my files' is first switched on;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -22,8 +23,8 @@ class Column:
     """
 
     title: str
-    values: Sequence
-    fmt: Callable[[object], str] = str
+    values: Sequence[Any] | np.ndarray
+    fmt: Callable[[Any], str] = str
     tip: str = ""
     numeric: bool = False
     index: np.ndarray | None = None

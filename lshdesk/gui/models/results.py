@@ -13,7 +13,7 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 
-def _sim(v: object) -> str:
+def _sim(v: float) -> str:
     return f"{float(v):.3f}"
 
 

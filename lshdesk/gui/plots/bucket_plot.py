@@ -47,7 +47,8 @@ class BucketPlot(pg.PlotWidget):
         pi.addItem(self.bars)
         self.counts = np.zeros(0, dtype=np.int64)
         self.labels: list[str] = []
-        self._title, self._shorter = "", ()
+        self._title = ""
+        self._shorter: tuple[str, ...] = ()
         self._restyle()
         watch_palette(self, self._restyle)
         add_export_action(self, self.export, "bucket_sizes", "Export the bucket sizes plot")

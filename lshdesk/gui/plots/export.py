@@ -86,9 +86,10 @@ def _device(path: str, w: int, h: int, scale: float, background: QColor, dpi: in
 
 def _write(device, buffer: QBuffer, path: str) -> None:
     """The painted picture to ``path``, atomically (an OSError says why it could not be)."""
-    if isinstance(device, QImage) and not device.save(buffer, "PNG"):
+    # the format as str: PySide refuses the bytes its type stub asks for
+    if isinstance(device, QImage) and not device.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError(f"cannot draw the picture as PNG for {path}")
-    data = bytes(buffer.data())
+    data = bytes(buffer.data().data())
     if not data:
         raise OSError(f"cannot draw the picture for {path}")
     write_atomic(path, data)

@@ -26,11 +26,17 @@ class PlotPairs:
     bands: npt.NDArray[np.int64]
 
 
+def empty_pairs() -> PlotPairs:
+    """No pair to draw."""
+    none = np.zeros(0, np.int64)
+    return PlotPairs(none, none, np.zeros(0, np.float64), np.zeros(0, np.int8), none)
+
+
 def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_points: int = 20_000) -> PlotPairs:
     """The pairs to draw for figures ``f``: its candidates and the reference's other pairs, at most ``max_points``
     (every missed pair first, then a fixed random share of the rest)."""
     if f is None:
-        return PlotPairs(*(np.zeros(0, d) for d in (np.int64, np.int64, np.float64, np.int8, np.int64)))
+        return empty_pairs()
     left, right, jac = [f.left], [f.right], [f.jaccard]
     kind, bands = [np.full(len(f.left), KIND_CAUGHT, np.int8)], [f.bands]
     if ref is not None:
@@ -41,7 +47,10 @@ def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_poin
         jac.append(oj)
         kind.append(np.where(oj >= t - 1e-12, KIND_MISSED, KIND_OTHER).astype(np.int8))
         bands.append(np.zeros(len(codes), np.int64))
-    return _cap(PlotPairs(*(np.concatenate(x) for x in (left, right, jac, kind, bands))), max_points)
+    joined = PlotPairs(
+        np.concatenate(left), np.concatenate(right), np.concatenate(jac), np.concatenate(kind), np.concatenate(bands)
+    )
+    return _cap(joined, max_points)
 
 
 def containment_pairs(cc: ContainmentCurves, curve: int | None = None, max_points: int = 20_000) -> PlotPairs:

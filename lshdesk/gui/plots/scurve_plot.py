@@ -7,6 +7,8 @@ Okabe-Ito palette, and every kind of point also has its own symbol.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -19,7 +21,7 @@ from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.plots.export import add_export_action, export_item
 from lshdesk.gui.plots.fit import fit_legend, show_title
 from lshdesk.gui.plots.scatter_fill import ScatterFill
-from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, jitter
+from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, empty_pairs, jitter
 from lshdesk.gui.theme import Tone, plot_colors, style_legend, style_plot_item, watch_palette
 
 X = np.linspace(0.0, 1.0, 401)
@@ -42,7 +44,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.names: list[str] = []
-        self.pairs = PlotPairs(*(np.zeros(0, t) for t in (np.int64, np.int64, np.float64, np.int8, np.int64)))
+        self.pairs = empty_pairs()
         self.banding = Banding(1, 1)
         self.t = 0.5
         self.x_word = "similarity"  # what a pair's x is: "containment" in a containment scan's view
@@ -162,7 +164,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
     def set_names(self, names: list[str]) -> None:
         self.names = names
 
-    def set_scheme(self, banding: Banding, comparisons: list[tuple[str, Banding]] = ()) -> None:
+    def set_scheme(self, banding: Banding, comparisons: Sequence[tuple[str, Banding]] = ()) -> None:
         """Draw the curve of ``banding`` and up to two comparison schemes (name, scheme)."""
         self.banding = banding
         b, r = banding.bands, banding.rows

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from lshdesk.core.explore.containment import ContainmentCurves, containment_curves
+from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.plots.scurve_containment import ContainmentLayer
 from lshdesk.gui.theme import ERROR, keep_style, muted
@@ -118,9 +119,11 @@ class ContainmentMode:
         p = r.params
         self.view.scheme.set_k(r.signatures.shape[1], {})
         self.view.source.setText("Computing the exact containment of the documents' pairs…")
+        candidates = r.candidates
+        assert isinstance(candidates, ContainmentPairs)  # a containment scan's
         self.slot.start(
             lambda cancel: containment_curves(
-                r.signatures, r.shingles, r.candidates, p.threshold, p.fp_weight, p.fn_weight, is_ref, cancel
+                r.signatures, r.shingles, candidates, p.threshold, p.fp_weight, p.fn_weight, is_ref, cancel
             ),
             self._done,
             on_progress=lambda pr: pr.total and self.view.source.setText(f"Exact containment: {pr.stage}…"),

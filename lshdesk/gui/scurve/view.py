@@ -131,7 +131,7 @@ class ScurveView(QWidget):
         """Where the exact similarities come from, once computed."""
         return self.workers.ref
 
-    # --- the lead's API ---------------------------------------------------------------------------------------------------
+    # --- what the window calls (gui.views.View) ---------------------------------------------------------------------
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
         """Show a new scan (or nothing): compute its exact similarities in a worker, then re-band."""
         self.result, self.names, self.figures, self.tuning = result, names, None, None

@@ -59,7 +59,9 @@ class _Room(QScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.widget().set_room(self.viewport().size())
+        wrapped = self.widget()
+        if isinstance(wrapped, WrappedSignatures):
+            wrapped.set_room(self.viewport().size())
 
 
 class SignatureGrid(QWidget):
@@ -70,6 +72,15 @@ class SignatureGrid(QWidget):
         self.model = SignaturesModel(self)
         self.jaccard: dict[tuple[int, int], float] = {}
         self.figures: PairFigures | None = None
+        self._build_controls()
+        self._build_table()
+        self._lay_out()
+        self._connect()
+        watch_palette(self, self._restyle)
+        self._sizes()
+
+    def _build_controls(self) -> None:
+        """The bar's summary and switches, the wrapped signature, the legend and the pairs' panel."""
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.wrap = QCheckBox("Wrap")
@@ -85,26 +96,6 @@ class SignatureGrid(QWidget):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
         self.export_button = QPushButton("Export CSV…")
-        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
-        self.table.setHorizontalHeader(BandHeader(self.table))
-        self.table.setModel(self.model)
-        self.table.setItemDelegate(SlotDelegate(self.table))
-        self.table.setAccessibleName("Signature grid")
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setWordWrap(False)
-        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        copy = QAction("Copy", self.table, shortcut=QKeySequence.StandardKey.Copy)
-        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        copy.triggered.connect(self.copy_to_clipboard)
-        export = QAction("Export CSV…", self.table)
-        export.triggered.connect(self.choose_export)
-        self.table.addActions([copy, export])
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.overview = Overview(self.model, self.table)
         self.wrapped = WrappedSignatures(self.model)
         self.wrapped_area = _Room()
         self.wrapped_area.setWidget(self.wrapped)
@@ -117,6 +108,30 @@ class SignatureGrid(QWidget):
         self.panel.setAccessibleName("Pair figures")
         self.panel.setMinimumWidth(240)
 
+    def _build_table(self) -> None:
+        """The one-line grid (band header, one slot a cell, Copy and Export in its menu) and its overview strip."""
+        self.table = _GridView(self.copy_to_clipboard, self._fit_height)
+        self.table.setHorizontalHeader(BandHeader(self.table))
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(SlotDelegate(self.table))
+        self.table.setAccessibleName("Signature grid")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(False)
+        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.copy_action = QAction("Copy", self.table)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.export_action = QAction("Export CSV…", self.table)
+        self.table.addActions([self.copy_action, self.export_action])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.overview = Overview(self.model, self.table)
+
+    def _lay_out(self) -> None:
+        """The bar above; the grid (one line, or wrapped) and the legend on the left, the pairs' figures right."""
         bar = QHBoxLayout()
         bar.addWidget(self.summary, 1)
         for w in (self.wrap, self.full, self.copy_button, self.export_button):
@@ -124,7 +139,7 @@ class SignatureGrid(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        one_line = QWidget()
+        self.one_line = one_line = QWidget()
         ov = QVBoxLayout(one_line)
         ov.setContentsMargins(0, 0, 0, 0)
         ov.addWidget(self.overview)
@@ -150,15 +165,16 @@ class SignatureGrid(QWidget):
         lay.addLayout(bar)
         lay.addWidget(self.splitter, 1)
 
+    def _connect(self) -> None:
         self.full.toggled.connect(self._set_full)
         self.wrap.toggled.connect(self._show_page)
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.export_button.clicked.connect(self.choose_export)
+        self.copy_action.triggered.connect(self.copy_to_clipboard)
+        self.export_action.triggered.connect(self.choose_export)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         # band labels centre on the visible part of their band, so a scroll repaints the whole header strip
         self.table.horizontalScrollBar().valueChanged.connect(self.table.horizontalHeader().viewport().update)
-        watch_palette(self, self._restyle)
-        self._sizes()
 
     # --- data ---------------------------------------------------------------------------------------------------------
     def set_data(
@@ -185,7 +201,7 @@ class SignatureGrid(QWidget):
         """Lines of bands for k up to MAX_WRAPPED_K (unless the user turned them off), else the one-line grid."""
         fits = self.model.k <= MAX_WRAPPED_K
         self.wrap.setEnabled(fits)
-        self.pages.setCurrentWidget(self.wrapped_area if fits and self.wrap.isChecked() else self.pages.widget(0))
+        self.pages.setCurrentWidget(self.wrapped_area if fits and self.wrap.isChecked() else self.one_line)
 
     def _restyle(self) -> None:
         """The palette changed (light / dark): the legend and the side panel carry colours in their HTML."""
@@ -223,7 +239,7 @@ class SignatureGrid(QWidget):
 
     def _selection_changed(self) -> None:
         rows: set[int] = set()
-        for rng in self.table.selectionModel().selection():
+        for rng in self.table.selectionModel().selection():  # type: ignore[attr-defined]  # iterable; not to the stub
             rows.update(range(rng.top(), rng.bottom() + 1))
         self.model.set_compared(tuple(rows) if len(rows) >= 2 else None)
         self._refresh()
@@ -275,7 +291,7 @@ class SignatureGrid(QWidget):
     def _selected_cells(self) -> tuple[list[int], list[int]]:
         rows: set[int] = set()
         cols: set[int] = set()
-        for rng in self.table.selectionModel().selection():
+        for rng in self.table.selectionModel().selection():  # type: ignore[attr-defined]  # iterable; not to the stub
             rows.update(range(rng.top(), rng.bottom() + 1))
             cols.update(range(rng.left(), rng.right() + 1))
         if not rows:

@@ -157,7 +157,7 @@ class SignaturesModel(QAbstractTableModel):
 
     def shared_bucket_bands(self) -> npt.NDArray[np.bool_]:
         """A ``(bands,)`` mask: True where at least two compared rows share the band's bucket."""
-        return self._bucket.any(axis=0)
+        return np.asarray(self._bucket.any(axis=0))
 
     def band_of(self, col: int) -> int:
         return int(self._band[col])

@@ -53,7 +53,8 @@ class SlotDelegate(QStyledItemDelegate):
         if dark is not self._dark:  # the colours of this palette, worked out once
             self._dark, self._fills, self._boundary = dark, fills(option.palette), BOUNDARY.color(option.palette)
         # the fill also covers the view's own selection panel: the selection is the overlay below
-        bg = self._fills[fill] if fill else option.palette.color(QPalette.ColorRole.Base)
+        colour = self._fills[fill] if fill else None
+        bg = colour if colour is not None else option.palette.color(QPalette.ColorRole.Base)
         painter.fillRect(rect, bg)
         if option.state & QStyle.StateFlag.State_Selected:
             sel = self._selection(option)

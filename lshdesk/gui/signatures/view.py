@@ -67,6 +67,10 @@ class SignatureView(QWidget):
         self.result, self.names = result, list(names)
         self.show_docs(())
 
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Nothing to stop: a grid is drawn in the GUI thread (a ``View`` of the window)."""
+        return True
+
     def show_docs(self, docs: tuple[int, ...]) -> None:
         """Show the signatures of these documents (2 or more), with exact Jaccard from the scan's shingle sets."""
         docs = tuple(dict.fromkeys(int(d) for d in docs))

@@ -51,7 +51,8 @@ class WrappedSignatures(QWidget):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the arrow keys scroll the area it sits in
         self.room = QSize(800, 600)  # the space the scroll area offers
-        self.cell_w, self.lines = CELL_WIDTHS[0], []
+        self.cell_w = CELL_WIDTHS[0]
+        self.lines: list[Line] = []
         for signal in (model.modelReset, model.dataChanged, model.layoutChanged):
             signal.connect(self.relayout)
 
@@ -139,7 +140,8 @@ class WrappedSignatures(QWidget):
                 for c in range(line.start, line.stop):
                     rect = QRect(lw + (c - line.start) * cw, y, cw, ch)
                     fill = int(m.fill[r, c])
-                    bg = cell_fills[fill] if fill else base
+                    colour = cell_fills[fill] if fill else None
+                    bg = colour if colour is not None else base  # no fill: the view's base
                     p.fillRect(rect.adjusted(0, 0, -1, -1), bg)
                     if digits:  # the value's last digits (all of them in the tooltip)
                         p.setPen(text_on(bg) if m.compared_mask[r] else muted)

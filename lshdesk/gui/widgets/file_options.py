@@ -34,14 +34,14 @@ class FileOptions(QWidget):
         self.button.setToolTip("Which kinds of document to read; files of the others are listed as skipped")
         self.button.setAccessibleDescription("Formats to read")
         self.menu = QMenu(self.button)
-        self.actions: dict[str, QAction] = {}
+        self.format_actions: dict[str, QAction] = {}
         for fid, fmt in FORMATS.items():
             exts = " ".join(sorted(fmt.extensions)[:6]) + (" …" if len(fmt.extensions) > 6 else "")
             action = self.menu.addAction(f"{fmt.label}  ({exts})")
             action.setCheckable(True)
             action.setChecked(True)
             action.toggled.connect(self._toggled)
-            self.actions[fid] = action
+            self.format_actions[fid] = action
         self.button.setMenu(self.menu)
         self.exclude = QLineEdit()
         self.exclude.setPlaceholderText("skip files matching, e.g. *.log drafts/*")
@@ -94,22 +94,24 @@ class FileOptions(QWidget):
         self.changed.emit()
 
     def _label(self) -> None:
-        on = [fid for fid, a in self.actions.items() if a.isChecked()]
-        text = "all formats" if len(on) == len(self.actions) else ", ".join(on) or "no format"
+        on = [fid for fid, a in self.format_actions.items() if a.isChecked()]
+        text = "all formats" if len(on) == len(self.format_actions) else ", ".join(on) or "no format"
         self.button.setText(f"Read: {text}")
 
     def set_options(self, options: CorpusOptions) -> None:
         self.base = options
-        for fid, action in self.actions.items():
+        for fid, action in self.format_actions.items():
             action.blockSignals(True)
             action.setChecked(options.formats is None or fid in options.formats)
             action.blockSignals(False)
         self.exclude.setText(" ".join(options.exclude))
         self.include.setText(" ".join(options.include))
-        for w, set_value in ((self.all_files, self.all_files.setChecked), (self.max_mb, self.max_mb.setValue)):
-            w.blockSignals(True)
-            set_value(options.all_files if w is self.all_files else options.max_bytes / 2**20)
-            w.blockSignals(False)
+        self.all_files.blockSignals(True)
+        self.all_files.setChecked(options.all_files)
+        self.all_files.blockSignals(False)
+        self.max_mb.blockSignals(True)
+        self.max_mb.setValue(options.max_bytes / 2**20)
+        self.max_mb.blockSignals(False)
         self.follow_links.blockSignals(True)
         self.follow_links.setChecked(options.follow_links)
         self.follow_links.blockSignals(False)
@@ -117,7 +119,7 @@ class FileOptions(QWidget):
 
     def options(self) -> CorpusOptions:
         """The options shown (raises ParamError when no format is chosen)."""
-        on = frozenset(fid for fid, a in self.actions.items() if a.isChecked())
+        on = frozenset(fid for fid, a in self.format_actions.items() if a.isChecked())
         cap = self.max_mb.value()
         same_cap = abs(cap - self.base.max_bytes / 2**20) < 0.05  # the spin box rounds: keep an exact cap as given
         return CorpusOptions(
@@ -125,6 +127,6 @@ class FileOptions(QWidget):
             tuple(self.exclude.text().split()),
             self.all_files.isChecked(),
             self.base.max_bytes if same_cap else max(1, int(cap * 2**20)),
-            None if len(on) == len(self.actions) else on,
+            None if len(on) == len(self.format_actions) else on,
             follow_links=self.follow_links.isChecked(),
         )

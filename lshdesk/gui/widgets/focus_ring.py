@@ -50,7 +50,9 @@ class FocusRing(QWidget):
         self._timer = QTimer(self)  # a scroll or a layout change moves the target without telling us
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.follow)
-        QApplication.instance().focusChanged.connect(self._focus_changed)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.focusChanged.connect(self._focus_changed)
 
     def _focus_changed(self, old, new) -> None:
         """Follow the keyboard: not a click (a mouse button is down) nor the window coming to the front (focus from

@@ -128,8 +128,10 @@ class ParamsPanel(QWidget):
 
     def set_params(self, p: ScanParams) -> None:
         self.files.set_options(p.corpus)
-        widgets = (self.shingle, self.k, self.seed, self.family, self.measure, self.threshold, self.auto)
-        widgets += (self.bands, self.rows)
+        widgets = (
+            *(self.shingle, self.k, self.seed, self.family, self.measure, self.threshold, self.auto),
+            *(self.bands, self.rows),
+        )
         for w in widgets:
             w.blockSignals(True)
         self.shingle.setCurrentText(str(p.signature.shingle))

@@ -169,6 +169,10 @@ class ResultsView(QWidget):
         self.empty.setVisible(bool(why))
         self._count_tabs()
 
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Nothing to stop: the tables page through the result in the GUI thread (a ``View`` of the window)."""
+        return True
+
     def _show_groups(self) -> None:
         self.groups_model.set_result(self.result, self.names, strict=self.group_mode.currentIndex() == 1)
         n = len(self.groups_model.groups)  # the model offers its rows a few hundred at a time

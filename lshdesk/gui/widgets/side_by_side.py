@@ -15,7 +15,9 @@ from lshdesk.core.differences import Differences, differences
 from lshdesk.core.minhash import estimate
 from lshdesk.core.passages import Comparison, compare_files
 from lshdesk.core.query.excerpt import excerpt_place
-from lshdesk.core.scan.pipeline import Progress, ScanResult
+from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.progress import Progress
+from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.settings_store import diff_tool
 from lshdesk.gui.theme import AMBER_BG, ROSE_BG, SHARED_BG, TEAL_BG, Tone, keep_style, span, text_on
 from lshdesk.gui.widgets.text_pane import TextPane
@@ -141,18 +143,16 @@ class SideBySide(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.figures, 1)
         top.addWidget(self.badge)
-        modes = QHBoxLayout()
-        for w in (self.shared_mode, self.diff_mode):
-            modes.addWidget(w)
-        modes.addWidget(self.legend, 1)
-        for w in (self.where, self.prev_button, self.next_button, self.tool_button):
-            modes.addWidget(w)
+        modes = FlowLayout()  # wraps on a narrow window rather than widening it
+        modes.addWidgets(self.shared_mode, self.diff_mode, self.where, self.prev_button, self.next_button)
+        modes.addWidget(self.tool_button)
         panes = QHBoxLayout()
         panes.addWidget(self.a)
         panes.addWidget(self.b)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addLayout(modes)
+        lay.addWidget(self.legend)
         lay.addWidget(self.excerpt)
         lay.addWidget(self.note)
         lay.addLayout(panes, 1)
@@ -340,6 +340,10 @@ class SideBySide(QWidget):
         """Stop showing any pair and wait for the reading threads; True if none is left running."""
         stopped = [slot.shutdown(timeout_ms) for slot in (self.reader, self.differ)]  # both, even if one is stuck
         return all(stopped)
+
+    def set_result(self, result: ScanResult | None, names: list[str]) -> None:
+        """A new result: no pair is shown until one is selected."""
+        self.clear()
 
     def clear(self) -> None:
         self.reader.cancel()  # a pair still being read is not shown

@@ -12,7 +12,7 @@ from lshdesk.gui.widgets.result_tables import size_columns, table
 WIDTHS = (0, 90, 90, 90, 80)  # 0: the document column takes the width the others leave
 
 
-def _sim(v: object) -> str:
+def _sim(v: float) -> str:
     return f"{float(v):.3f}"
 
 

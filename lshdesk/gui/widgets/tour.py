@@ -95,7 +95,7 @@ class Tour(QFrame):
         self.details_button.toggled.connect(self.details.setVisible)
         self.details_button.clicked.connect(lambda: setattr(self, "_chosen_by_user", True))
         self._chosen_by_user = False
-        self._watched = None
+        self._watched: QWidget | None = None
 
     def collapsed(self) -> bool:
         return not self.details_button.isChecked()

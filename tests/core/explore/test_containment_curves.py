@@ -4,6 +4,7 @@ asked, every pair lies on its curve's caught or not-caught side, and the pairs d
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -70,7 +71,7 @@ def test_pairs_sit_on_their_side_of_their_class_pairs_curves(scanned):
 
 def test_the_pairs_drawn_are_every_pair_above_the_floor_by_brute_force(scanned):
     result, cc = scanned
-    sets = [shingle_strings(open(p, encoding="utf-8").read(), ShingleSpec("word", 3)) for p in result.docs.paths]
+    sets = [shingle_strings(Path(p).read_text(encoding="utf-8"), ShingleSpec("word", 3)) for p in result.docs.paths]
     want = {}
     for a, b in combinations(range(len(sets)), 2):
         x, y = (a, b) if (len(sets[a]), a) <= (len(sets[b]), b) else (b, a)

@@ -20,7 +20,7 @@ def scanned(qtbot, window, tmp_path):
     """The window after scanning work/ alone (three groups, two lone files), with an action log of the test's own."""
     make_corpus(tmp_path / "c")
     window.acting.log = ActionLog(tmp_path / "log.jsonl")
-    window.open_folders([str(tmp_path / "c" / "work")], scan_now=False)
+    window.folders.open([str(tmp_path / "c" / "work")], scan_now=False)
     scan_and_wait(qtbot, window)
     assert len(window.state.result.groups) == 3
     return window, tmp_path

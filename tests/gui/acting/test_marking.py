@@ -21,7 +21,7 @@ def with_reference(qtbot, window, tmp_path):
     """The window after scanning keep/ (a reference folder) and work/."""
     make_corpus(tmp_path / "c")
     keep, work = str(tmp_path / "c" / "keep"), str(tmp_path / "c" / "work")
-    window.open_folders([keep, work], scan_now=False)
+    window.folders.open([keep, work], scan_now=False)
     window.state.set_reference(keep, True)
     scan_and_wait(qtbot, window)
     assert window.state.result.groups, "the corpus has a group across the reference folder"
@@ -97,11 +97,11 @@ def test_a_session_keeps_the_marks(qtbot, with_reference, tmp_path, monkeypatch)
     marks = window.state.marks.copy()
     path = tmp_path / "marked.lshdesk"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
-    window.actions.save_session.trigger()
+    window.menu_actions.save_session.trigger()
     wait_written(qtbot, window)
     window.state.set_result(None)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    window.actions.open_session.trigger()
+    window.menu_actions.open_session.trigger()
     assert np.array_equal(window.state.marks, marks) and marks.any()
 
 

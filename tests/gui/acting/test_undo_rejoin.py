@@ -19,7 +19,7 @@ from lshdesk.core.actions.log import ActionLog
 def scanned(qtbot, window, tmp_path):
     make_corpus(tmp_path / "c")
     window.acting.log = ActionLog(tmp_path / "log.jsonl")
-    window.open_folders([str(tmp_path / "c" / "work")], scan_now=False)
+    window.folders.open([str(tmp_path / "c" / "work")], scan_now=False)
     scan_and_wait(qtbot, window)
     return window, tmp_path
 

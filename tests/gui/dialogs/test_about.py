@@ -16,7 +16,7 @@ KNOWN = {"pyqtgraph": "MIT", "platformdirs": "MIT", "pypdf": "BSD-3-Clause", "lx
 
 
 def test_about_opens_without_blocking_and_lists_every_bundled_package(qtbot, window):
-    window.actions.about.trigger()  # a modal exec() would never return offscreen
+    window.menu_actions.about.trigger()  # a modal exec() would never return offscreen
     about = window.about_dialog
     qtbot.waitExposed(about)
     assert about.isVisible()

@@ -28,8 +28,8 @@ def test_open_location_adds_the_bucket_and_a_scan_reads_it(qtbot, window, monkey
     file_menu = window.menuBar().actions()[0].menu()
     entries = [a.text() for a in file_menu.actions()]
     assert entries.index("Open &location…") == entries.index("&Open folder…") + 1  # next to Open folder
-    assert window.findChild(QToolBar, "main_toolbar").actions()[-1] is window.actions.open_location  # small, last
-    window.actions.open_location.trigger()
+    assert window.findChild(QToolBar, "main_toolbar").actions()[-1] is window.menu_actions.open_location  # small, last
+    window.menu_actions.open_location.trigger()
     assert asked == [window]
     assert window.state.folders == ["s3://bucket/sample"]
     assert window.corpus_panel.list.item(0).text() == "s3://bucket/sample"
@@ -46,5 +46,5 @@ def test_open_location_adds_the_bucket_and_a_scan_reads_it(qtbot, window, monkey
     assert window.side_by_side.a.text.toPlainText() == (SAMPLE / rel).read_text(encoding="utf-8")
     window.grab().save("/tmp/remote_window.png")
     monkeypatch.setattr(location, "get_location", lambda parent: "")
-    window.actions.open_location.trigger()  # cancelled: nothing changes
+    window.menu_actions.open_location.trigger()  # cancelled: nothing changes
     assert window.state.folders == ["s3://bucket/sample"]

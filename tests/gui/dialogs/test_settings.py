@@ -53,7 +53,7 @@ def test_a_scan_on_the_dask_engine_gives_the_local_results(qtbot, window, settin
     pytest.importorskip("distributed")
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     local = window.state.result
     settings.setValue("engine/kind", "dask")
@@ -72,7 +72,7 @@ def test_with_the_cache_on_a_second_scan_takes_extracted_documents_from_it(qtbot
     (docs / "a.html").write_text(page)
     (docs / "b.html").write_text(page)
     settings.setValue("cache/enabled", "true")
-    window.open_folders([str(docs)], scan_now=False)
+    window.folders.open([str(docs)], scan_now=False)
     scan_and_wait(qtbot, window)
     assert window.state.result.cached == 0
     scan_and_wait(qtbot, window)

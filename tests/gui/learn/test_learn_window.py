@@ -12,7 +12,7 @@ from lshdesk.core.corpus import reading
 def test_use_my_files_reads_the_scanned_files_off_the_gui_thread(qtbot, window, corpus_dir, monkeypatch):
     root, texts = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     readers = []
     real_read = reading.read_text

@@ -21,7 +21,7 @@ def text_room(combo) -> int:
 @pytest.mark.parametrize("size", [(1280, 800), (1024, 768)])
 def test_every_preset_name_fits_its_compare_combo(qtbot, window, corpus_dir, size):
     set_test_params(window)
-    window.open_folders([str(corpus_dir[0])], scan_now=False)
+    window.folders.open([str(corpus_dir[0])], scan_now=False)
     scan_and_wait(qtbot, window)
     window.resize(*size)
     window.tabs.setCurrentWidget(window.scurve_view)

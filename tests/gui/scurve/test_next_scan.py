@@ -15,7 +15,7 @@ from lshdesk.gui.plots.bucket_plot import BucketPlot
 def test_use_scheme_sets_the_panel_and_the_next_scan_reports_what_the_preview_said(qtbot, window, corpus_dir):
     root, _ = corpus_dir
     set_test_params(window)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     before = len(window.state.result.pairs)
     view = window.scurve_view

@@ -22,7 +22,7 @@ def test_every_slot_of_a_pair_is_on_screen_at_1280_by_800(qtbot, window, corpus_
     root, _ = corpus_dir
     set_test_params(window)
     window.params_panel.k.setValue(k)
-    window.open_folders([str(root)], scan_now=False)
+    window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
     window.resize(1280, 800)
     window.show()

@@ -2,7 +2,7 @@
 
 One small interface: ``extract_text(data, name, formats)`` returns the document's text or raises
 ``lshdesk.core.corpus.NotText`` whose message is the reason shown to the user (never a traceback).
-Each format is one module with ``extract(data: bytes, name: str) -> str`` and one ``Format`` line below; its
+Each format is one module with ``extract(data: bytes, name: str) -> str`` and one line in ``core.formats``; its
 library is imported inside that function, so scanning plain text loads none of them.
 """
 
@@ -11,53 +11,14 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-import types
-from dataclasses import dataclass
 
-from lshdesk.core.corpus.extract._common import failure, not_text
-from lshdesk.core.errors import ParamError
+from lshdesk.core.corpus.extract._common import failure
+from lshdesk.core.errors import NotText, ParamError
+from lshdesk.core.formats import FORMATS, Format
 
 # Bump when any extractor's output changes: part of the key of a cache of extracted text.
 EXTRACT_VERSION = 1
 
-
-@dataclass(frozen=True)
-class Format:
-    """A document format: its id (``--formats``), its short name, a label for people, its extensions, its module."""
-
-    id: str
-    name: str
-    label: str
-    extensions: frozenset[str]
-    module: str | None  # None: plain text, decoded directly (the fast path)
-
-
-_PLAIN = (
-    ".txt .text .rst .adoc .org .tex .csv .tsv .log .xml .json .yaml .yml .toml .ini .cfg .conf .srt .vtt .eml "
-    ".py .pyi .js .ts .jsx .tsx .java .kt .c .h .cc .cpp .hpp .cs .go .rs .rb .php .pl .r .m .swift .scala .sh "
-    ".bash .sql .css .scss .lua .hs .ml .ex .exs .erl .clj .vb .f90 .jl .dart"
-)
-
-
-def _fmt(id_: str, name: str, label: str, exts: str, module: str | None) -> Format:
-    return Format(id_, name, label, frozenset(exts.split()), module and f"{__name__}.{module}")
-
-
-FORMATS: types.MappingProxyType[str, Format] = types.MappingProxyType(
-    {
-        f.id: f
-        for f in (
-            _fmt("txt", "text", "Plain text", _PLAIN, None),
-            _fmt("pdf", "PDF", "PDF", ".pdf", "pdf"),
-            _fmt("docx", "DOCX", "Word (DOCX)", ".docx", "docx"),
-            _fmt("odt", "ODT", "OpenDocument text (ODT)", ".odt", "odt"),
-            _fmt("html", "HTML", "Web page (HTML)", ".html .htm .xhtml", "html"),
-            _fmt("md", "Markdown", "Markdown", ".md .markdown", "markdown"),
-            _fmt("rtf", "RTF", "Rich Text (RTF)", ".rtf", "rtf"),
-            _fmt("epub", "EPUB", "E-book (EPUB)", ".epub", "epub"),
-        )
-    }
-)
 
 _BY_EXT = {ext: f.id for f in FORMATS.values() for ext in f.extensions}
 _ZIP = b"PK\x03\x04"
@@ -167,9 +128,9 @@ def extract_text(data: bytes, name: str, formats: frozenset[str] | None = None) 
     kind = sniff(data, name)
     fmt = FORMATS.get(kind)
     if fmt is None:
-        raise not_text(_other_reason(kind, data, name))
+        raise NotText(_other_reason(kind, data, name))
     if formats is not None and kind not in formats:
-        raise not_text(f"format not selected: {kind}")
+        raise NotText(f"format not selected: {kind}")
     if fmt.module is None:
         from lshdesk.core.corpus.decoding import decode
 
@@ -180,7 +141,7 @@ def extract_text(data: bytes, name: str, formats: frozenset[str] | None = None) 
     except Exception as e:  # noqa: BLE001 - any library failure becomes the file's skip reason
         raise failure(e, fmt.name) from None
     if not text.strip():
-        raise not_text(f"{fmt.name} has no text")
+        raise NotText(f"{fmt.name} has no text")
     return text
 
 

@@ -1,29 +1,21 @@
-"""What the extractors share: the skip exception, turning library errors into reasons, guarded ZIP and XML reading."""
+"""What the extractors share: turning library errors into reasons (``NotText``), guarded ZIP and XML reading."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lshdesk.core.errors import NotText
+from lshdesk.core.humanize import human_size
+
 if TYPE_CHECKING:  # zipfile and ElementTree load on first use: plain text never needs them
     import zipfile
     from xml.etree.ElementTree import Element
 
-    from lshdesk.core.errors import NotText
-
 UNPACK_LIMIT = 512 * 2**20  # a container whose members unpack to more than this is refused (a ZIP bomb?)
-
-
-def not_text(reason: str) -> NotText:
-    """The exception that skips a file with ``reason`` (corpus.NotText, imported late: corpus imports us)."""
-    from lshdesk.core.errors import NotText
-
-    return NotText(reason)
 
 
 def failure(error: Exception, name: str) -> Exception:
     """A library's exception as the reason a file of format ``name`` is skipped ('corrupt DOCX: ...')."""
-    from lshdesk.core.errors import NotText
-
     if isinstance(error, NotText):
         return error
     if isinstance(error, RecursionError):
@@ -46,14 +38,10 @@ def open_zip(data: bytes, name: str) -> zipfile.ZipFile:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         hint = " (truncated: its table of contents is missing)" if data.startswith(b"PK\x03\x04") else ""
-        raise not_text(f"corrupt {name}: not a readable ZIP container{hint}") from None
+        raise NotText(f"corrupt {name}: not a readable ZIP container{hint}") from None
     total = sum(i.file_size for i in zf.infolist())
     if total > UNPACK_LIMIT:
-        from lshdesk.core.humanize import human_size
-
-        raise not_text(
-            f"{name} would unpack to {human_size(total)}, more than {human_size(UNPACK_LIMIT)} (a ZIP bomb?)"
-        )
+        raise NotText(f"{name} would unpack to {human_size(total)}, more than {human_size(UNPACK_LIMIT)} (a ZIP bomb?)")
     return zf
 
 
@@ -62,7 +50,7 @@ def read_member(zf: zipfile.ZipFile, member: str, name: str) -> bytes:
     try:
         return zf.read(member)
     except KeyError:
-        raise not_text(f"corrupt {name}: {member} is missing") from None
+        raise NotText(f"corrupt {name}: {member} is missing") from None
 
 
 def parse_xml(data: bytes, member: str, name: str) -> Element:
@@ -72,4 +60,4 @@ def parse_xml(data: bytes, member: str, name: str) -> Element:
     try:
         return ElementTree.fromstring(data)
     except ElementTree.ParseError as e:
-        raise not_text(f"corrupt {name}: {member} is not well-formed XML ({e})") from None
+        raise NotText(f"corrupt {name}: {member} is not well-formed XML ({e})") from None

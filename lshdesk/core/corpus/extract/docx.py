@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from lshdesk.core.corpus.extract._common import open_zip
 
 
-def _table(tbl, parent) -> str:
+def _table(tbl: Any, parent: Any) -> str:  # python-docx's CT_Tbl and its parent
     from docx.table import Table
 
     table = Table(tbl, parent)
@@ -22,7 +23,7 @@ def _table(tbl, parent) -> str:
     return "\n".join(rows)
 
 
-def _blocks(element, parent) -> str:
+def _blocks(element: Any, parent: Any) -> str:
     """Paragraphs and tables of a body or cell, also those inside block content controls (w:sdt)."""
     from docx.oxml.ns import qn
     from docx.text.paragraph import Paragraph

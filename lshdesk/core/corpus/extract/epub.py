@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag
 
-from lshdesk.core.corpus.extract._common import not_text, open_zip, parse_xml, read_member
+from lshdesk.core.corpus.extract._common import open_zip, parse_xml, read_member
+from lshdesk.core.errors import NotText
+
+if TYPE_CHECKING:
+    import zipfile
 
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 _OPF = "{http://www.idpf.org/2007/opf}"
@@ -14,16 +19,16 @@ _PACKAGE_TYPE = "application/oebps-package+xml"
 _CHAPTER_TYPES = {"application/xhtml+xml", "text/html", "application/x-dtbook+xml"}
 
 
-def _package_path(zf) -> str:
+def _package_path(zf: zipfile.ZipFile) -> str:
     root = parse_xml(read_member(zf, "META-INF/container.xml", "EPUB"), "META-INF/container.xml", "EPUB")
     for rf in root.iter(_CONTAINER + "rootfile"):
         full_path = rf.get("full-path")
         if rf.get("media-type", _PACKAGE_TYPE) == _PACKAGE_TYPE and full_path:
             return full_path
-    raise not_text("corrupt EPUB: META-INF/container.xml names no package document")
+    raise NotText("corrupt EPUB: META-INF/container.xml names no package document")
 
 
-def spine(zf) -> list[str]:
+def spine(zf: zipfile.ZipFile) -> list[str]:
     """The member names of the chapters, in spine (reading) order."""
     opf_path = _package_path(zf)
     opf = parse_xml(read_member(zf, opf_path, "EPUB"), opf_path, "EPUB")
@@ -36,19 +41,19 @@ def spine(zf) -> list[str]:
             manifest[item.get("id")] = (path, item.get("media-type", ""))
     spine_el = opf.find(_OPF + "spine")
     if spine_el is None:
-        raise not_text(f"corrupt EPUB: {opf_path} has no spine (reading order)")
+        raise NotText(f"corrupt EPUB: {opf_path} has no spine (reading order)")
     order = []
     for ref in spine_el.iter(_OPF + "itemref"):
         entry = manifest.get(ref.get("idref", ""))
         if entry is None:
-            raise not_text(f"corrupt EPUB: the spine names {ref.get('idref')!r}, which the manifest lacks")
+            raise NotText(f"corrupt EPUB: the spine names {ref.get('idref')!r}, which the manifest lacks")
         path, media = entry
         if media in _CHAPTER_TYPES and path not in order:
             order.append(path)
     return order
 
 
-def _encrypted(zf) -> set[str]:
+def _encrypted(zf: zipfile.ZipFile) -> set[str]:
     if "META-INF/encryption.xml" not in zf.namelist():
         return set()
     root = parse_xml(zf.read("META-INF/encryption.xml"), "META-INF/encryption.xml", "EPUB")
@@ -62,7 +67,7 @@ def extract(data: bytes, name: str) -> str:
     zf = open_zip(data, "EPUB")
     chapters = spine(zf)
     if not chapters:
-        raise not_text("corrupt EPUB: its spine lists no chapters")
+        raise NotText("corrupt EPUB: its spine lists no chapters")
     if _encrypted(zf) & set(chapters):  # fonts may be obfuscated harmlessly; encrypted chapters mean DRM
-        raise not_text("DRM-protected EPUB (its chapters are encrypted)")
+        raise NotText("DRM-protected EPUB (its chapters are encrypted)")
     return "\n\n".join(visible_text(decode_html(read_member(zf, c, "EPUB"))) for c in chapters)

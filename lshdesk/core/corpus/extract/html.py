@@ -48,7 +48,8 @@ def decode_html(data: bytes) -> str:
 
 def visible_text(markup: str) -> str:
     """The text a browser shows for ``markup``: no scripts, styles or tags; blocks on lines, cells tab-separated."""
-    from bs4 import BeautifulSoup, CData, NavigableString, Tag
+    from bs4 import BeautifulSoup, CData, Tag
+    from bs4.element import NavigableString
 
     out: list[str] = []
     breaks = 0  # line breaks owed before the next text: the largest any element boundary asked for

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 _LINE_END = re.compile(r"[ \t]+\n")
 _BLOCK_END = {
@@ -20,7 +24,7 @@ _INLINE_TEXT = {"text", "text_special", "code_inline"}
 _parser = None
 
 
-def _md():
+def _md() -> MarkdownIt:
     global _parser
     if _parser is None:
         from markdown_it import MarkdownIt
@@ -37,9 +41,7 @@ def render_text(source: str) -> str:
             for child in tok.children or ():
                 if child.type in _INLINE_TEXT:
                     out.append(child.content)
-                elif child.type == "softbreak":
-                    out.append("\n")
-                elif child.type == "hardbreak":
+                elif child.type in ("softbreak", "hardbreak"):
                     out.append("\n")
         elif tok.type in ("fence", "code_block"):
             out.append(tok.content + "\n")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from lshdesk.core.corpus.extract._common import not_text, open_zip, parse_xml, read_member
+from lshdesk.core.corpus.extract._common import open_zip, parse_xml, read_member
+from lshdesk.core.errors import NotText
 
 _T = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 _TB = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -103,9 +104,9 @@ def extract(data: bytes, name: str) -> str:
     """The body text of content.xml; a password-protected ODT is refused by its manifest."""
     zf = open_zip(data, "ODT")
     if "META-INF/manifest.xml" in zf.namelist() and b"encryption-data" in zf.read("META-INF/manifest.xml"):
-        raise not_text("password-protected ODT")
+        raise NotText("password-protected ODT")
     root = parse_xml(read_member(zf, "content.xml", "ODT"), "content.xml", "ODT")
     body = root.find(f"{_O}body/{_O}text")
     if body is None:
-        raise not_text("not an ODT text document (content.xml has no office:text body)")
+        raise NotText("not an ODT text document (content.xml has no office:text body)")
     return _blocks(body)

@@ -8,7 +8,7 @@ import logging
 import re
 import warnings
 
-from lshdesk.core.corpus.extract._common import not_text
+from lshdesk.core.errors import NotText
 
 _HYPHEN_BREAK = re.compile(r"(\w)[-\u00ad]\n(?=[a-z])")  # 'exam-\nple' -> 'example' (a word broken at a line end)
 _GARBLED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\uf8ff\ufffd]")
@@ -28,25 +28,25 @@ def extract(data: bytes, name: str) -> str:
 
     _quiet()
     if b"%PDF-" not in data[:1024]:
-        raise not_text("not a PDF (no %PDF- header), though named like one")
+        raise NotText("not a PDF (no %PDF- header), though named like one")
     reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
     if reader.is_encrypted:
         try:
             opened = reader.decrypt("")  # many PDFs are encrypted with an empty password only to restrict printing
         except DependencyError:
-            raise not_text("encrypted PDF (AES): reading it needs the 'cryptography' package") from None
+            raise NotText("encrypted PDF (AES): reading it needs the 'cryptography' package") from None
         if not opened:
-            raise not_text("password-protected PDF")
+            raise NotText("password-protected PDF")
     pages = []
     for number, page in enumerate(reader.pages, 1):
         try:
             pages.append((page.extract_text() or "").strip())
         except Exception as e:  # noqa: BLE001 - say which page
             message = str(e) or type(e).__name__
-            raise not_text(f"corrupt PDF: page {number}: {message[:1].lower()}{message[1:160]}") from None
+            raise NotText(f"corrupt PDF: page {number}: {message[:1].lower()}{message[1:160]}") from None
     text = _HYPHEN_BREAK.sub(r"\1", "\n\n".join(p for p in pages if p))
     if not text.strip():
-        raise not_text("PDF has no text layer (scanned image?)")
+        raise NotText("PDF has no text layer (scanned image?)")
     if len(_GARBLED.findall(text)) > 0.3 * len(text):
-        raise not_text("PDF text cannot be decoded (its fonts map no characters to Unicode)")
+        raise NotText("PDF text cannot be decoded (its fonts map no characters to Unicode)")
     return text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from lshdesk.core.corpus.extract._common import not_text
+from lshdesk.core.errors import NotText
 
 _ESCAPED = re.compile(rb"\\[\\{}]")
 _CODEPAGE = re.compile(rb"\\ansicpg(\d{3,5})")
@@ -17,11 +17,11 @@ def extract(data: bytes, name: str) -> str:
     from striprtf.striprtf import rtf_to_text
 
     if not data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
-        raise not_text("not an RTF file (no {\\rtf header), though named like one")
+        raise NotText("not an RTF file (no {\\rtf header), though named like one")
     plain = _ESCAPED.sub(b"", data)
     unclosed = plain.count(b"{") - plain.count(b"}")
     if unclosed > 0:
-        raise not_text(f"corrupt RTF: truncated ({unclosed} group{'s' if unclosed > 1 else ''} left open)")
+        raise NotText(f"corrupt RTF: truncated ({unclosed} group{'s' if unclosed > 1 else ''} left open)")
     encoding = "cp1252"
     m = _CODEPAGE.search(data[:4096])
     if m:
