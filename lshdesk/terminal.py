@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import errno
-import logging
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Generator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import logging
 
 T = TypeVar("T")
 POLL_SECONDS = 0.1  # the main thread's wait, in steps (a Ctrl+C is seen between them at the latest)
@@ -128,9 +130,10 @@ def out_of_memory(exc: BaseException | None) -> bool:
     return False
 
 
-def log_thread_memory_errors() -> None:
-    """A helper thread that runs out of memory goes to the log, not as a traceback on the terminal: the command
-    ends with its one line (``OUT_OF_MEMORY``), or, when its work could do without the thread, succeeds."""
+def log_thread_memory_errors(log: Callable[[], logging.Logger]) -> None:
+    """A helper thread that runs out of memory goes to the log (``log()``, set up when first called), not as a
+    traceback on the terminal: the command ends with its one line (``OUT_OF_MEMORY``), or, when its work could do
+    without the thread, succeeds."""
     default = threading.excepthook
     if getattr(default, "lshdesk", False):  # once per process (tests call main many times)
         return
@@ -140,7 +143,7 @@ def log_thread_memory_errors() -> None:
             default(args)
             return
         name = args.thread.name if args.thread is not None else "?"
-        logging.getLogger("lshdesk").error("out of memory in thread %s", name, exc_info=args.exc_value)
+        log().error("out of memory in thread %s", name, exc_info=args.exc_value)
 
     hook.lshdesk = True  # type: ignore[attr-defined]
     threading.excepthook = hook

@@ -21,7 +21,6 @@ from lshdesk.terminal import (
 # isort: on
 import argparse
 import json
-import logging
 import os
 import signal
 import sys
@@ -33,7 +32,7 @@ from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence.atomic import ReaderGone
-from lshdesk.system import commands
+from lshdesk.system import commands, logs
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -194,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             from lshdesk.gui.app import run_app
 
             return run_app(getattr(args, "paths", []))
-        log_thread_memory_errors()
+        log_thread_memory_errors(logs.logger)
         args.cancel = threading.Event()  # set by Ctrl+C: the scan stops at its next check
         return off_main(lambda: _command(args), args.cancel)  # compiled work never on the main thread
     except (KeyboardInterrupt, ScanCancelled):  # the command cancels only on Ctrl+C
@@ -205,6 +204,6 @@ def main(argv: list[str] | None = None) -> int:
         return commands.refused(e)
     except Exception as e:  # memory ran out (exit 1, in the README), or last resort: one line (traceback: --debug)
         if out_of_memory(e):
-            logging.getLogger("lshdesk").error("out of memory", exc_info=e)
+            logs.logger().error("out of memory", exc_info=e)
             return end_now(fail(OUT_OF_MEMORY, 1), argv)
         return commands.crashed(e)

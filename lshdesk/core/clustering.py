@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +42,8 @@ def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDA
         return probe_intersection_sizes(ids, offsets, left, right)
     work = np.cumsum(shingles.counts()[right])  # a pair costs about |B| probes: split the work, not the pairs
     half = int(np.searchsorted(work, work[-1] // 2))
+    from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by large scans only
+
     pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify")
     try:
         other = pool.submit(probe_intersection_sizes, ids, offsets, left[half:], right[half:])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import numpy.typing as npt
 
@@ -82,5 +80,7 @@ def fnv1a_utf16(strings: list[str]) -> npt.NDArray[np.uint32]:
 
 def sha1_hash32(strings: list[str]) -> npt.NDArray[np.uint32]:
     """datasketch's default: the first 4 bytes of the SHA-1 of the UTF-8 string, little-endian."""
+    import hashlib  # ~3 ms (OpenSSL) that only the datasketch family pays
+
     digest = b"".join(hashlib.sha1(s.encode("utf-8")).digest()[:4] for s in strings)
     return np.frombuffer(digest, dtype="<u4").astype(np.uint32)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,6 +101,8 @@ def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[npt.NDArray[np.int6
 
     starts = range(0, b, BLOCK_BANDS)
     if len(starts) > 1 and n * b * r >= PARALLEL_WORK:
+        from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by large scans only
+
         with ThreadPoolExecutor(2) as pool:  # the loops drop the GIL
             parts = list(pool.map(block, starts))
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -61,13 +62,27 @@ def fast_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class HashFamily:
-    """A family's k hash functions, ready to sign shingle sets."""
+    """A family's k hash functions, ready to sign shingle sets; their ``a`` and ``b`` are drawn at first use (a scan
+    that finds no document then never loads ``numpy.random``: ~12 ms)."""
 
     name: str
     k: int
     seed: int
-    a: np.ndarray
-    b: np.ndarray
+
+    @cached_property
+    def _ab(self) -> tuple[np.ndarray, np.ndarray]:
+        draw = {"fast": fast_params, "article": xorshift32_params, "datasketch": datasketch_params}[self.name]
+        return draw(self.k, self.seed)
+
+    @property
+    def a(self) -> np.ndarray:
+        """The k multipliers."""
+        return self._ab[0]
+
+    @property
+    def b(self) -> np.ndarray:
+        """The k offsets."""
+        return self._ab[1]
 
     @property
     def dtype(self) -> np.dtype:
@@ -104,9 +119,7 @@ class HashFamily:
 
 def make_family(params: SignatureParams) -> HashFamily:
     """The k hash functions of ``params.family`` for ``params.seed``."""
-    draw = {"fast": fast_params, "article": xorshift32_params, "datasketch": datasketch_params}[params.family]
-    a, b = draw(params.k, params.seed)
-    return HashFamily(params.family, params.k, params.seed, a, b)
+    return HashFamily(params.family, params.k, params.seed)
 
 
 def sign_texts(texts: Sequence[str], params: SignatureParams) -> npt.NDArray:

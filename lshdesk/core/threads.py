@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from lshdesk.core.errors import check_cancel
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 POLL_SECONDS = 0.1
@@ -19,7 +20,7 @@ def wait_for(future: Future[T], cancel: threading.Event | None = None) -> T:
     while True:
         try:
             return future.result(timeout=POLL_SECONDS)
-        except FutureTimeout:
+        except TimeoutError:  # concurrent.futures.TimeoutError is this one since Python 3.11
             check_cancel(cancel)
 
 

@@ -4,14 +4,9 @@ and the log file, the exit codes, ``completion`` and ``install-desktop``."""
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-import platform
 import sys
 import textwrap
-import traceback
-from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
 
 from lshdesk import __version__
 from lshdesk.system import logs
@@ -92,6 +87,7 @@ def version_text(verbose: bool) -> str:
     """``lshdesk X``; verbose: the versions lshdesk runs with and where it keeps its files."""
     if not verbose:
         return f"lshdesk {__version__}"
+    import platform
     from importlib import metadata  # ~20-45 ms: only --version --verbose reads installed versions
 
     from lshdesk.core.actions.log import default_path as action_log_path
@@ -122,6 +118,8 @@ def version_text(verbose: bool) -> str:
 
 def settings_path() -> str:
     """Where the window's QSettings (organisation and application "lshdesk", the native format) live; no Qt import."""
+    from pathlib import Path
+
     if sys.platform == "win32":
         return r"HKEY_CURRENT_USER\Software\lshdesk\lshdesk (the registry)"
     if sys.platform == "darwin":
@@ -133,6 +131,9 @@ def settings_path() -> str:
 
 def compiled_core() -> str:
     """Where the compiled core is: the kernels' extension modules, which pip builds when it installs lshdesk."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
     from lshdesk.core import kernels
 
     folder = Path(kernels.__file__).parent
@@ -174,20 +175,28 @@ def begin(parser: argparse.ArgumentParser, argv: list[str] | None) -> tuple[argp
     _debug[0] = False
     args = parser.parse_args(argv)
     _debug[0] = logs.debug_wanted(args.debug)
-    logs.setup(_debug[0])
+    window = args.command in (None, "gui") and not args.version
+    if window or getattr(args, "engine", None) == "dask" or getattr(args, "scheduler", None):
+        logs.setup(_debug[0])  # the window's and Dask's records go to loggers of their own: the file at once
+    else:
+        logs.arm(_debug[0])  # the file set up at the first record or warning (not paid by every command)
     return args, run(args, parser)
 
 
 def refused(exc: Exception) -> int:
     """An error lshdesk expects (bad input, an unreadable file): its one line; its traceback too with --debug."""
     if _debugging() and sys.stderr is not None:
+        import traceback
+
         traceback.print_exception(exc, file=sys.stderr)
     return fail(str(exc), getattr(exc, "exit_code", 2))  # an error may carry its own code (an OutputError: 1)
 
 
 def crashed(exc: BaseException) -> int:
     """An unexpected error: logged with its traceback; one line on the terminal (the traceback too with --debug)."""
-    logging.getLogger(logs.LOGGER).error("unexpected error", exc_info=exc)
+    import traceback
+
+    logs.logger().error("unexpected error", exc_info=exc)
     debug = _debugging()
     if debug and sys.stderr is not None:
         traceback.print_exception(exc, file=sys.stderr)

@@ -44,3 +44,68 @@ def test_core_and_cli_load_no_qt():
     qt = [m for m in loaded if m.split(".")[0] in QT_PREFIXES]
     assert qt == [], f"Qt modules loaded by the core or the CLI: {qt}"
     assert not any(m.startswith("lshdesk.gui") for m in loaded)
+
+
+# What a command must not load before it needs it (issue 29: the start-up every command pays). Each was loaded by
+# an empty folder's scan before: logging (+ handlers, socket) by the log file set up at every start and by
+# concurrent.futures' thread pools; multiprocessing (~14 ms) by the extraction pool's pipe; numpy.random (~12 ms)
+# by the hash family drawn before any file was found (it loads hashlib too, else only the datasketch family's
+# SHA-1 needs it); numpy.polynomial by the S-curve's quadrature nodes (now computed in scurve).
+NOT_FOR_AN_EMPTY_FOLDER = (
+    "logging",
+    "logging.handlers",
+    "socket",
+    "concurrent.futures",
+    "multiprocessing",
+    "numpy.random",
+    "numpy.polynomial",
+    "hashlib",
+)
+NOT_FOR_A_SMALL_TEXT = ("logging.handlers", "socket", "multiprocessing", "charset_normalizer")
+NEVER_ON_A_LOCAL_SCAN = ("dask", "distributed", "pypdf", "docx", "odf", "ebooklib", "bs4", "PySide6", "lshdesk.gui")
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    """The modules a fresh interpreter holds after ``lshdesk ARGV`` ran in it (through the command line's main)."""
+    code = (
+        "import json, sys\n"
+        "from lshdesk.cli.entry import main\n"
+        "try:\n"
+        f"    code = main({argv!r})\n"
+        "except SystemExit as e:  # --help\n"
+        "    code = e.code\n"
+        "print(json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    code, loaded = json.loads(r.stdout.strip().splitlines()[-1])
+    assert code == 0
+    return set(loaded)
+
+
+def _top(loaded: set[str]) -> set[str]:
+    return loaded | {m.split(".")[0] for m in loaded}
+
+
+def test_an_empty_folders_scan_loads_no_thread_pool_log_or_random_numbers(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    loaded = _modules_after(["scan", str(empty), "-q", "-o", str(tmp_path / "pairs.csv")])
+    assert "lshdesk.core.scan.pipeline" in loaded  # it did scan
+    assert [m for m in NOT_FOR_AN_EMPTY_FOLDER if m in loaded] == []
+    assert [m for m in NEVER_ON_A_LOCAL_SCAN if m in _top(loaded)] == []
+
+
+def test_a_small_texts_scan_loads_no_extraction_processes_and_no_log_file(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "note.txt").write_text("a few plain words to scan, as a first try", encoding="utf-8")
+    loaded = _modules_after(["scan", str(tmp_path / "docs"), "-q", "-o", str(tmp_path / "pairs.csv")])
+    assert "numpy.random" in loaded  # the hash family was drawn: the file was signed
+    assert [m for m in NOT_FOR_A_SMALL_TEXT if m in loaded] == []
+    assert [m for m in NEVER_ON_A_LOCAL_SCAN if m in _top(loaded)] == []
+
+
+def test_version_and_help_load_neither_numpy_nor_the_log():
+    for argv in (["--version"], ["--help"], ["scan", "--help"]):
+        loaded = _modules_after(argv)
+        assert [m for m in ("numpy", "logging", "sqlite3", "lshdesk.core.scan.pipeline") if m in loaded] == [], argv

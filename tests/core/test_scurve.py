@@ -141,3 +141,16 @@ def test_presets(k):
     # the squarest factorisation: the smallest b - r over all b x r = k with b >= r (brute force)
     best = min((k // r - r, r) for r in range(1, k + 1) if k % r == 0 and k // r >= r)
     assert bal.rows == best[1]
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 8, 33, 65, 200])
+def test_the_quadrature_nodes_are_numpys_and_exact_on_polynomials(m):
+    from lshdesk.core.scurve import _nodes
+
+    x, w = _nodes(m)
+    ref_x, ref_w = np.polynomial.legendre.leggauss(m)
+    assert np.allclose(x, ref_x, rtol=0, atol=1e-12 if m <= 65 else 1e-10)
+    assert np.allclose(w, ref_w, rtol=1e-11 if m <= 65 else 1e-9, atol=0)
+    for j in range(0, 2 * m, max(1, m // 4)):  # degree <= 2m - 1 is integrated exactly
+        want = 2.0 / (j + 1) if j % 2 == 0 else 0.0
+        assert float(x**j @ w) == pytest.approx(want, abs=1e-13)

@@ -3,6 +3,7 @@ first-run notice, shell completion that completes in a real bash."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -88,6 +89,38 @@ def test_a_crash_is_one_line_the_traceback_in_the_log_and_with_debug(how, monkey
     assert ("Traceback" in err) == (how != "plain")
     logged = _flush_log()
     assert "the disk said no" in logged and "Traceback" in logged and "in _crash" in logged
+
+
+_WARN_DURING_A_COMMAND = """
+import json, logging, sys, warnings
+from lshdesk.cli import entry
+from lshdesk.system import logs
+
+signature = entry._signature
+
+def warn_then_sign(args):
+    warnings.warn("a library's own warning", UserWarning)
+    return signature(args)
+
+entry._signature = warn_then_sign
+code = entry.main(["signature", sys.argv[1], "-q", "-o", sys.argv[2]])
+for handler in logging.getLogger(logs.LOGGER).handlers:
+    handler.flush()
+print(json.dumps([code, str(logs.log_path())]))
+"""
+
+
+def test_a_warning_during_a_command_goes_to_the_log_set_up_only_then(tmp_path):
+    # a fresh interpreter: the log is set up at its first record or warning, not at the command's start (logs.arm)
+    doc = tmp_path / "a.txt"
+    doc.write_text("some words", encoding="utf-8")
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    run = [sys.executable, "-c", _WARN_DURING_A_COMMAND, str(doc), str(tmp_path / "sig.json")]
+    done = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    code, log = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 0 and "warning" not in done.stderr.lower()  # not on the terminal
+    assert "a library's own warning" in Path(log).read_text(encoding="utf-8")
 
 
 def test_debug_env_values():

@@ -5,26 +5,24 @@ Here the scan's reading threads hand the bytes they read to ``ExtractPool.submit
 returns (``threads.wait_for``, so Cancel is seen at once). One dispatcher thread gives each file to an idle worker
 process and watches the clock: a worker past ``time_limit`` on one file is killed (the file skipped with that
 reason) and replaced; a worker that dies skips its file with a reason too. Processes start on the first file
-that needs one (a scan of plain text starts none), by ``spawn`` (safe beside threads), and end at ``close``.
-A worker returns the text and, for word shingling, its ``token_bytes``.
+that needs one (a scan of plain text starts none, nor loads ``multiprocessing``: ~14 ms), by ``spawn`` (safe
+beside threads), and end at ``close``. A worker returns the text and, for word shingling, its ``token_bytes``.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
-from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any
 
 from lshdesk.core.corpus.extract import extract_text
 from lshdesk.core.errors import NotText, ScanCancelled
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
     from multiprocessing.connection import Connection
 
 POOLED = frozenset({"pdf", "docx", "odt", "epub"})  # the formats worth a process (the others are cheap)
@@ -96,15 +94,18 @@ class ExtractPool:
         self._closed = False
         self.broken = False  # set when a worker could not start: the callers extract on their own thread
         self._stop = threading.Event()
-        self._wake_r, self._wake_w = mp.Pipe(duplex=False)  # a new file wakes the dispatcher at once
 
     def submit(self, data: bytes, name: str, formats: frozenset[str] | None, tokens: bool) -> Future:
         """Extract ``data`` (the bytes of file ``name``) in a worker; the future's result is an ``Answer``."""
+        from concurrent.futures import Future
+        from multiprocessing import Pipe
+
         fut: Future = Future()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the extraction pool is closed")
             if self._thread is None:
+                self._wake_r, self._wake_w = Pipe(duplex=False)  # a new file wakes the dispatcher at once
                 self._thread = threading.Thread(target=self._dispatch, name="lshdesk-extract", daemon=True)
                 self._thread.start()
             self._tasks.put((fut, (data, name, formats, tokens)))
@@ -121,8 +122,8 @@ class ExtractPool:
             self._tasks.put(None)  # wakes the dispatcher when it sleeps for want of work
             self._wake_w.send_bytes(b"")
             thread.join()
-        self._wake_r.close()
-        self._wake_w.close()
+            self._wake_r.close()
+            self._wake_w.close()
 
     def __enter__(self) -> ExtractPool:
         return self
@@ -132,7 +133,10 @@ class ExtractPool:
 
     # --- the dispatcher thread ---------------------------------------------------------------------------------------
     def _dispatch(self) -> None:
-        ctx = mp.get_context("spawn")
+        import multiprocessing
+        from multiprocessing.connection import wait
+
+        ctx = multiprocessing.get_context("spawn")
         idle: list[_Worker] = []
         busy: list[_Worker] = []
         closing = False

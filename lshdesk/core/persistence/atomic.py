@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import stat
 import tempfile
 from collections.abc import Callable
@@ -91,6 +90,8 @@ def _write_through(target: str, mode: int, fill: Callable[[BinaryIO], object], s
         raise OutputError(f"cannot write {shown}: it is a folder", "is a folder")
     try:
         if stat.S_ISSOCK(mode):
+            import socket  # ~3 ms that only an output into a socket pays
+
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.connect(target)
                 with sock.makefile("wb") as f:

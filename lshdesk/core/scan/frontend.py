@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from lshdesk.core.shingle_kinds import kind_of, shingle_strings
 from lshdesk.core.shingling import ShingleBatch, pack
 from lshdesk.core.threads import step_back, wait_for
 from lshdesk.core.unitext import token_parts, utf8_token_parts
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future  # annotations only: the threads that use it load it
 
 BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, unless one file is larger)
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 WORKERS = 2  # threads that read and sign batches (system calls and compiled kernels run without the GIL)
 READERS_WHILE_LISTING = max(1, min(WORKERS, (os.cpu_count() or 2) - 1))  # the listing thread needs a core
@@ -93,7 +96,7 @@ class ReadStage:
         self.listed_bytes = self.taken_bytes = 0  # of the files listed, and of those in the batches taken
         self.cut: deque[range] = deque()  # batches cut from the listing, not yet handed to a thread
         self.in_flight: deque = deque()  # (future, the batch's listing range, its files worth caching, its cache hits)
-        self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+        self.pool: ThreadPoolExecutor | None = None  # started by the first batch: none for an empty folder
         self.extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
 
     def listed(self, size: int) -> None:
@@ -131,7 +134,8 @@ class ReadStage:
     def close(self, finished: bool) -> None:
         """End the threads; after a cancel, an interruption or a failure never wait on a batch still at work (it
         may be stuck), and end the extraction processes with a file still at work abandoned."""
-        self.pool.shutdown(wait=finished, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=finished, cancel_futures=True)
         self.extract.close()
 
     def _submit(self, index: range) -> None:
@@ -141,6 +145,10 @@ class ReadStage:
         batch = (self.files.paths, index, p.max_bytes, self.params.signature, self.family, p.formats)
         worth, hits = self.use.hits(self.files, index) if self.use is not None else (set(), {})
         self.cached += len(hits)
+        if self.pool is None:
+            from concurrent.futures import ThreadPoolExecutor  # loads logging: ~5 ms an empty folder does not pay
+
+            self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
         if hits:
             task = self.pool.submit(
                 read_and_sign_cached, *batch, hits, p.storage_options, self.extract, self.files.size

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,9 @@ from lshdesk.core.kernels import join as join_kernels
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingling import ShingleBatch
 
@@ -103,6 +106,8 @@ def _run_steps(
     steps: Iterator[Step], total: int, cancel: threading.Event | None, clock: Clock
 ) -> Generator[Progress, None, None]:
     """Run ``(function, candidates done after it)`` steps two at a time; reports follow the oldest step, in order."""
+    from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by scans with candidates
+
     pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
     try:
         in_flight: deque = deque()
@@ -149,6 +154,8 @@ class RankedIds:
         """Begin the renaming on a helper thread (while the caller bands), for ``rare_first`` to collect."""
         with self._lock:
             if self._rare is None:
+                from concurrent.futures import ThreadPoolExecutor
+
                 pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-rank")
                 self._rare = pool.submit(self._rank, cancel)
                 pool.shutdown(wait=False)
@@ -157,6 +164,8 @@ class RankedIds:
         """(renamed ids, rarest id 0; the number of distinct ids)."""
         with self._lock:
             if self._rare is None:
+                from concurrent.futures import Future
+
                 self._rare = Future()
                 self._rare.set_result(self._rank(cancel))
         return self._rare.result()
