@@ -3,7 +3,6 @@ modification time, so that editing either file brings the pair back; kept per fo
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable
@@ -161,6 +160,8 @@ def load(path: str, missing_ok: bool = False) -> IgnoreList:
 
 def default_path(roots: Iterable[str], data_dir: str | None = None) -> str:
     """Where the window keeps the list of a folder set: one file per set of folders (in any order)."""
+    import hashlib  # here: a scan without the window's lists loads none of it
+
     import platformdirs
 
     folders = sorted({r if "://" in r else os.path.realpath(r) for r in roots})
