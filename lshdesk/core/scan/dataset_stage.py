@@ -1,0 +1,166 @@
+"""The sign stage of a dataset scan: each row of the dataset files a document, signed in slices on helper threads.
+
+``pipeline.sign_stage`` hands a scan over here when its roots are datasets (``datasets.is_dataset_root``). This
+thread reads record batches (pyarrow decodes without the GIL) and cuts them into slices (``datasets.TextSlice``);
+``WORKERS`` threads tokenize and sign them in the same compiled kernels as files (``frontend.sign_prepared``: an
+all-ASCII slice goes to the byte tokenizer as it lies in Arrow's buffer, the others through ``unitext``), and the
+slices are taken in order, at most ``WORKERS + 1`` in flight: memory holds a few slices of text, not the dataset.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Generator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from lshdesk.core.corpus import datasets
+from lshdesk.core.corpus.datasets import DatasetError, DatasetRows, TextSlice
+from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.errors import check_cancel
+from lshdesk.core.minhash import HashFamily, make_family
+from lshdesk.core.params import ScanParams, SignatureParams
+from lshdesk.core.scan.frontend import Prepared, needs_texts, sign_prepared
+from lshdesk.core.scan.progress import Progress
+from lshdesk.core.scan.reader import WORKERS
+from lshdesk.core.scan.store import ScanStore
+from lshdesk.core.shingling import ShingleBatch
+from lshdesk.core.threads import wait_for
+from lshdesk.core.unitext import token_batch
+
+
+class RowNames(Sequence[str]):
+    """Row references by row number, made when asked (a store names only the rows it skips)."""
+
+    def __init__(self, files: list[str], starts: list[int], column: str) -> None:
+        self.files, self.starts, self.column = files, starts, column
+
+    def __getitem__(self, g):
+        f = int(np.searchsorted(self.starts, g, side="right")) - 1
+        return datasets.row_ref(self.files[f], g - self.starts[f], self.column)
+
+    def __len__(self) -> int:
+        return self.starts[-1] if self.starts else 0
+
+
+def sign_slice(s: TextSlice, names: RowNames, sp: SignatureParams, family: HashFamily):
+    """One slice tokenized and signed (the unit of work of a helper thread)."""
+    skipped = [Skipped(names[g], why) for g, why in s.skipped]
+    if s.ascii:  # the byte tokenizer reads ASCII text as it is
+        prep = Prepared(s.ok, skipped, s.buf, s.offsets, s.texts, plain=True)
+    else:
+        buf, off = token_batch(s.buf, s.offsets)
+        prep = Prepared(s.ok, skipped, buf, off, s.texts)
+    batch, sigs = sign_prepared(prep, sp, family)
+    return prep, batch, sigs
+
+
+class RowsRead(NamedTuple):
+    """What the stage read, for ``pipeline.sign_stage`` to make the signed corpus of."""
+
+    docs: dict[str, Any]  # the fields of ``pipeline.Documents``
+    skipped: list[Skipped]
+    signatures: np.ndarray
+    shingles: ShingleBatch
+    rows: DatasetRows
+    seconds: float
+
+
+def sign_dataset(
+    roots: Sequence[str], params: ScanParams, cancel: threading.Event | None = None
+) -> Generator[Progress, None, RowsRead]:
+    """Read, shingle and sign every row of the dataset roots: ``pipeline.sign_stage`` for datasets."""
+    t0 = time.perf_counter()
+    opts, sp = params.corpus, params.signature
+    files = [(r, f) for r, root in enumerate(roots) for f in datasets.dataset_files(root)]
+    if not files:
+        raise DatasetError(f"no dataset file in {', '.join(roots)}")
+    known = [datasets.row_count(f) for _, f in files]
+    total = sum(n for n in known if n is not None) if None not in known else 0
+    family = make_family(sp)
+    read = _Reading(ScanStore(sp.k, family.dtype), RowNames([f for _, f in files], [0], opts.text_column), total)
+    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-rows")
+    need = needs_texts(sp, family)
+    in_flight: deque[Future] = deque()
+    finished = False
+    try:
+        for _, path in files:
+            end = read.names.starts[-1]
+            for s in datasets.text_slices(path, opts.text_column, opts.id_column, end, opts.max_bytes, need):
+                check_cancel(cancel)
+                read.lengths.append(s.lengths)
+                if s.ids is not None:
+                    read.ids.append(s.ids)
+                in_flight.append(pool.submit(sign_slice, s, read.names, sp, family))
+                end = s.start + s.n_rows
+                while len(in_flight) > WORKERS:
+                    read.take(wait_for(in_flight.popleft(), cancel))
+                    yield Progress("reading", read.done, total, time.perf_counter() - t0, unit="rows")
+            read.names.starts.append(end)
+        while in_flight:
+            read.take(wait_for(in_flight.popleft(), cancel))
+        finished = True
+    finally:  # cancelled or failed: never wait on a slice still at work
+        pool.shutdown(wait=finished, cancel_futures=True)
+    yield Progress("reading", read.done, total, time.perf_counter() - t0, unit="rows")
+    return read.corpus(roots, params, files, time.perf_counter() - t0)
+
+
+class _Reading:
+    """What a dataset scan keeps as slices are taken: the store, the rows kept and skipped, lengths and ids."""
+
+    def __init__(self, store: ScanStore, names: RowNames, total: int) -> None:
+        self.store, self.names, self.total = store, names, total
+        self.kept: list[int] = []
+        self.skipped: list[Skipped] = []
+        self.lengths: list[np.ndarray] = []
+        self.ids: list = []
+
+    @property
+    def done(self) -> int:
+        return len(self.kept) + len(self.skipped)
+
+    def take(self, signed: tuple[Prepared, ShingleBatch, np.ndarray]) -> None:
+        prep, batch, sigs = signed
+        ids = self.store.n_ids + len(batch.ids)  # as many ids a row in the rest as so far, and a twentieth more
+        room = (self.total or 1 << 62), int(ids * max(1.0, self.total / max(1, self.done + len(prep.ok))) * 1.05) + 1
+        self.kept += self.store.add(prep, batch, sigs, self.names, self.skipped, room)
+
+    def corpus(self, roots, params: ScanParams, files: list[tuple[int, str]], seconds: float) -> RowsRead:
+        shingles, sigs = self.store.finish()
+        starts = np.asarray(self.names.starts, dtype=np.int64)
+        rows = np.asarray(self.kept, dtype=np.int64)
+        opts = params.corpus
+        dataset = DatasetRows(
+            tuple(f for _, f in files), tuple(r for r, _ in files), starts, rows, opts.text_column, opts.id_column
+        )
+        fidx = dataset.file_of(rows)
+        at = (rows - starts[fidx]).tolist()
+        paths = [datasets.row_ref(files[f][1], r, opts.text_column) for f, r in zip(fidx.tolist(), at)]
+        lengths = np.concatenate(self.lengths) if self.lengths else np.zeros(0, np.int64)
+        mtimes = np.array([os.stat(f).st_mtime_ns for _, f in files], dtype=np.int64)
+        docs = dict(
+            paths=paths,
+            rel=_row_names(roots, files, fidx, at, self.ids, rows),
+            root=np.asarray(dataset.file_root, dtype=np.int64)[fidx],
+            size=lengths[rows],
+            n_tokens=shingles.n_tokens,
+            mtime=mtimes[fidx],
+        )
+        return RowsRead(docs, self.skipped, sigs, shingles, dataset, seconds)
+
+
+def _row_names(roots, files, fidx: np.ndarray, at: list[int], ids: list, rows: np.ndarray) -> list[str]:
+    """Each row's name: its id column's value, else its position, after its file's name below a folder root."""
+    if ids:
+        pa = datasets.pyarrow()
+        return [str(v) for v in pa.concat_arrays(ids).take(pa.array(rows)).to_pylist()]
+    prefix = [
+        os.path.relpath(f, roots[r]).replace(os.sep, "/") + ":" if os.path.isdir(roots[r]) else "" for r, f in files
+    ]
+    return [f"{prefix[f]}{r}" for f, r in zip(fidx.tolist(), at)]
