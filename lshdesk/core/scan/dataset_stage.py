@@ -48,15 +48,43 @@ class RowNames(Sequence[str]):
         return self.starts[-1] if self.starts else 0
 
 
+def token_bytes(buf: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """What the byte tokenizer reads for each row, as ``frontend.read_listed`` gives it for files: ASCII rows as
+    they are, the others through the Unicode kernel (``unitext``); and whether every row was ASCII. On synth100k
+    (3 % of rows not ASCII) sending whole slices through the kernel cost 2.6 s of 12 s of signing."""
+    high = np.flatnonzero(buf >= 128)
+    if not len(high):
+        return buf, offsets, True
+    rows = np.unique(np.searchsorted(offsets, high, side="right") - 1)
+    if len(rows) == len(offsets) - 1:
+        out, off = token_batch(buf, offsets)
+        return out, off, False
+    spans = np.stack([offsets[rows], offsets[rows + 1]], axis=1)
+    sub, sub_off = token_batch(np.concatenate([buf[a:z] for a, z in spans.tolist()]), _offsets(np.diff(spans)[:, 0]))
+    lengths = np.diff(offsets)
+    lengths[rows] = np.diff(sub_off)
+    new_off = _offsets(lengths)
+    out = np.empty(int(new_off[-1]), dtype=np.uint8)
+    start = 0  # runs of ASCII rows copied whole, each row that is not ASCII from the kernel's output
+    for j, r in enumerate(rows.tolist() + [len(lengths)]):
+        out[new_off[start] : new_off[r]] = buf[offsets[start] : offsets[r]]
+        if r < len(lengths):
+            out[new_off[r] : new_off[r + 1]] = sub[sub_off[j] : sub_off[j + 1]]
+        start = r + 1
+    return out, new_off, False
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    off = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=off[1:])
+    return off
+
+
 def sign_slice(s: TextSlice, names: RowNames, sp: SignatureParams, family: HashFamily):
     """One slice tokenized and signed (the unit of work of a helper thread)."""
     skipped = [Skipped(names[g], why) for g, why in s.skipped]
-    if s.ascii:  # the byte tokenizer reads ASCII text as it is
-        prep = Prepared(s.ok, skipped, s.buf, s.offsets, s.texts, plain=True)
-    else:
-        buf, off = token_batch(s.buf, s.offsets)
-        prep = Prepared(s.ok, skipped, buf, off, s.texts)
-    batch, sigs = sign_prepared(prep, sp, family)
+    buf, off, plain = token_bytes(s.buf, s.offsets)
+    batch, sigs = sign_prepared(prep := Prepared(s.ok, skipped, buf, off, s.texts, plain=plain), sp, family)
     return prep, batch, sigs
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -135,3 +136,20 @@ def test_a_folder_of_documents_is_not_a_dataset_and_its_scan_imports_no_pyarrow(
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_ascii_rows_pass_as_they_are_and_the_others_through_the_unicode_kernel():
+    from lshdesk.core.scan.dataset_stage import token_bytes
+    from lshdesk.core.shingling import pack, word_batch
+    from lshdesk.core.unitext import token_parts
+
+    texts = ["plain words here", "Café CRÈME brûlée", "more plain ones", "", "ÉCOLE naïve", "last plain"]
+    col = pa.array(texts)
+    buf, off = datasets._utf8(col)
+    got, got_off, plain = token_bytes(buf, off)
+    assert not plain and got_off[-1] == len(got)
+    want = word_batch(*pack(token_parts(texts)), 3)
+    have = word_batch(got, got_off, 3)
+    assert np.array_equal(have.ids, want.ids) and np.array_equal(have.offsets, want.offsets)
+    assert [got[got_off[j] : got_off[j + 1]].tobytes() for j in (0, 2, 5)] == [texts[j].encode() for j in (0, 2, 5)]
+    assert token_bytes(*datasets._utf8(pa.array(["only ascii"])))[2]
