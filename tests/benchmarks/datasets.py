@@ -9,7 +9,8 @@ and no signature cache: the folder, the Parquet file and the JSON Lines file (``
 are named as the folder's). Reports each scan's time and peak resident set (``ru_maxrss``), the time ratio
 against the folder (target <= 0.7), whether the pairs are the same, and Parquet read throughput: lshdesk's
 reader (``datasets.text_slices``, the buffers handed to the kernels) against pyarrow's own read of the text
-column (``iter_batches``; target >= 80 %), the median of ``--reads`` alternated runs of each.
+column (the faster of ``read_table`` and ``iter_batches``; target >= 80 %), the median of ``--reads`` alternated
+runs of each. Each scan's CPU seconds are reported beside its time: on a loaded machine the steadier figure.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import time
 
@@ -67,20 +69,27 @@ def write_datasets(root: str, out: str) -> tuple[str, str]:
     return parquet, jsonl
 
 
+def _cpu() -> float:
+    """This process's CPU seconds (every thread): on a loaded machine a steadier measure than the wall clock."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def _scan_worker(spec: dict) -> dict:
     from lshdesk.core.params import CorpusOptions, ScanParams
     from lshdesk.core.scan.pipeline import run, scan
 
     base = peak_rss_mb()
     params = ScanParams(corpus=CorpusOptions(id_column=spec["id_column"]))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     r = run(scan([spec["root"]], params))
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
     rel = r.docs.rel
     with open(spec["pairs"], "w", encoding="utf-8") as f:
         f.writelines(f"{min(rel[a], rel[b])}\t{max(rel[a], rel[b])}\n" for a, b in zip(r.pairs.left, r.pairs.right))
     return {
         "seconds": wall,
+        "cpu": cpu,
         "stages": r.stage_seconds,
         "peak_mb": peak_rss_mb(),
         "base_mb": base,
@@ -97,7 +106,9 @@ def _read_worker(spec: dict) -> dict:
 
     t0 = time.perf_counter()
     got = 0
-    if spec["how"] == "pyarrow":
+    if spec["how"] == "read_table":
+        got = pq.read_table(spec["path"], columns=["text"]).column(0).nbytes
+    elif spec["how"] == "pyarrow":
         for b in pq.ParquetFile(spec["path"]).iter_batches(batch_size=datasets.READ_ROWS, columns=["text"]):
             got += b.column(0).nbytes
     else:
@@ -149,10 +160,10 @@ def main() -> None:
             f"{label}: time {ratio:.2f} x the folder's (target <= 0.7: {'met' if ratio <= 0.7 else 'NOT met'}); "
             f"peak {got[label]['peak_mb']:,.0f} MB vs {got['files']['peak_mb']:,.0f} MB; same pairs: {same}"
         )
-    times: dict[str, list[float]] = {"pyarrow": [], "lshdesk": []}
+    times: dict[str, list[float]] = {"read_table": [], "pyarrow": [], "lshdesk": []}
     sizes = {}
     for _ in range(args.reads):
-        for how in ("pyarrow", "lshdesk"):
+        for how in times:
             r = run_worker(script, {"kind": "read", "how": how, "path": parquet})
             times[how].append(r["seconds"])
             sizes[how] = r["bytes"]

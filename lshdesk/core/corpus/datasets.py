@@ -355,3 +355,37 @@ def _text_of(value: Any, path: str, row: int) -> str:
     if not isinstance(text, str):
         raise NotText(f"row {row} of {_name(path)} has no text")
     return text
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The first rows of a dataset file, for choosing its text and id columns."""
+
+    columns: list[str]
+    text_columns: list[str]  # the columns that hold text, the likeliest text column first
+    rows: list[list[str]]  # each value as a short string
+    row_count: int | None  # None where the file must be read to count (JSON Lines, CSV)
+
+
+def preview(path: str, n: int = 5, width: int = 120) -> Preview:
+    """The columns and first ``n`` rows of a dataset file (values cut to ``width`` characters); DatasetError if it
+    cannot be read. The likeliest text column: 'text', else the text column with the longest values shown."""
+    pa = pyarrow()
+    first = next(batches(path, None, None), None)
+    if first is None:
+        raise DatasetError(f"{_name(path)} holds no rows")
+    b = first.slice(0, n)
+    names = b.schema.names
+    is_text = [
+        pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t) for t in b.schema.types
+    ]
+    rows = [[_short(v, width) for v in row.values()] for row in b.to_pylist()]
+    texts = [c for c, t in zip(names, is_text) if t]
+    length = {c: sum(len(str(v or "")) for v in b.column(c).to_pylist()) for c in texts}
+    texts.sort(key=lambda c: (c != "text", -length[c]))
+    return Preview(names, texts, rows, row_count(path))
+
+
+def _short(value: Any, width: int) -> str:
+    text = "" if value is None else str(value).replace("\n", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"
