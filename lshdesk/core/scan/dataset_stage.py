@@ -160,6 +160,7 @@ class _Reading:
         self.kept += self.store.add(prep, batch, sigs, self.names, self.skipped, room)
 
     def corpus(self, roots, params: ScanParams, files: list[tuple[int, str]], seconds: float) -> RowsRead:
+        datasets.pyarrow().default_memory_pool().release_unused()  # the read batches' memory, before the names
         shingles, sigs = self.store.finish()
         starts = np.asarray(self.names.starts, dtype=np.int64)
         rows = np.asarray(self.kept, dtype=np.int64)
@@ -168,8 +169,9 @@ class _Reading:
             tuple(f for _, f in files), tuple(r for r, _ in files), starts, rows, opts.text_column, opts.id_column
         )
         fidx = dataset.file_of(rows)
-        at = (rows - starts[fidx]).tolist()
-        paths = [datasets.row_ref(files[f][1], r, opts.text_column) for f, r in zip(fidx.tolist(), at)]
+        at = rows - starts[fidx]
+        names = [(f"{path}#row=", f"&text={opts.text_column}") for _, path in files]  # datasets.row_ref's form
+        paths = _joined(names, fidx, at)
         lengths = np.concatenate(self.lengths) if self.lengths else np.zeros(0, np.int64)
         mtimes = np.array([os.stat(f).st_mtime_ns for _, f in files], dtype=np.int64)
         docs = dict(
@@ -183,12 +185,30 @@ class _Reading:
         return RowsRead(docs, self.skipped, sigs, shingles, dataset, seconds)
 
 
-def _row_names(roots, files, fidx: np.ndarray, at: list[int], ids: list, rows: np.ndarray) -> list[str]:
+CHUNK = 65536  # rows named at a time: no list of a million row numbers beside the names
+
+
+def _joined(parts: list[tuple[str, str]], fidx: np.ndarray, at: np.ndarray) -> list[str]:
+    """``before + str(row) + after`` with (before, after) = ``parts[file]``, for each document."""
+    out: list[str] = []
+    for s in range(0, len(at), CHUNK):
+        out += [
+            f"{parts[f][0]}{r}{parts[f][1]}" for f, r in zip(fidx[s : s + CHUNK].tolist(), at[s : s + CHUNK].tolist())
+        ]
+    return out
+
+
+def _row_names(roots, files, fidx: np.ndarray, at: np.ndarray, ids: list, rows: np.ndarray) -> list[str]:
     """Each row's name: its id column's value, else its position, after its file's name below a folder root."""
     if ids:
         pa = datasets.pyarrow()
-        return [str(v) for v in pa.concat_arrays(ids).take(pa.array(rows)).to_pylist()]
+        whole = pa.chunked_array(ids)
+        out: list[str] = []
+        for s in range(0, len(rows), CHUNK):
+            out += [str(v) for v in whole.take(pa.array(rows[s : s + CHUNK])).to_pylist()]
+        return out
     prefix = [
-        os.path.relpath(f, roots[r]).replace(os.sep, "/") + ":" if os.path.isdir(roots[r]) else "" for r, f in files
+        (os.path.relpath(f, roots[r]).replace(os.sep, "/") + ":" if os.path.isdir(roots[r]) else "", "")
+        for r, f in files
     ]
-    return [f"{prefix[f]}{r}" for f, r in zip(fidx.tolist(), at)]
+    return _joined(prefix, fidx, at)
