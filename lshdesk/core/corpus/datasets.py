@@ -149,9 +149,7 @@ def _record_batches(path: str, columns: Sequence[str] | None, text_column: str |
         pf = pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False)
         if columns is not None:
             _check_columns(path, pf.schema_arrow.names, columns)
-        yield from pf.iter_batches(
-            batch_size=READ_ROWS, columns=list(columns) if columns is not None else None, use_threads=False
-        )
+        yield from pf.iter_batches(batch_size=READ_ROWS, columns=list(columns) if columns is not None else None)
     elif fmt == "arrow":
         try:
             reader = pa.ipc.open_file(pa.memory_map(path))
@@ -281,9 +279,14 @@ def _utf8(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
 def _slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool) -> TextSlice:
     buf, off = _utf8(col)
     lengths = np.diff(off)
+    skipped = []
+    if col.null_count == 0 and lengths.all() and int(lengths.max(initial=0)) <= max_bytes:  # every row read
+        ok = list(range(start, start + len(lengths)))
+        return TextSlice(
+            start, len(lengths), ok, skipped, buf, off, lengths, ids, col.to_pylist() if need_texts else None
+        )
     valid = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool) & (lengths > 0)
     valid &= lengths <= max_bytes
-    skipped = []
     if not valid.all():
         for j in np.flatnonzero(~valid).tolist():
             why = (

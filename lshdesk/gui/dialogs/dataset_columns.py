@@ -48,6 +48,9 @@ class DatasetColumns(QDialog):
         self.table.setModel(model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setWordWrap(False)
+        self.table.resizeColumnsToContents()
+        for j in range(len(preview.columns)):  # a text column as wide as its text, up to half the dialog
+            self.table.setColumnWidth(j, min(self.table.columnWidth(j), 360))
         self.table.setAccessibleName("The first rows of the dataset")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
