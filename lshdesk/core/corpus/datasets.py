@@ -279,7 +279,7 @@ def _utf8(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
 def _slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool) -> TextSlice:
     buf, off = _utf8(col)
     lengths = np.diff(off)
-    skipped = []
+    skipped: list[tuple[int, str]] = []
     if col.null_count == 0 and lengths.all() and int(lengths.max(initial=0)) <= max_bytes:  # every row read
         ok = list(range(start, start + len(lengths)))
         return TextSlice(
