@@ -153,3 +153,13 @@ def test_ascii_rows_pass_as_they_are_and_the_others_through_the_unicode_kernel()
     assert np.array_equal(have.ids, want.ids) and np.array_equal(have.offsets, want.offsets)
     assert [got[got_off[j] : got_off[j + 1]].tobytes() for j in (0, 2, 5)] == [texts[j].encode() for j in (0, 2, 5)]
     assert token_bytes(*datasets._utf8(pa.array(["only ascii"])))[2]
+
+
+def test_sessions_and_settings_keep_a_datasets_columns():
+    from lshdesk.core.persistence.session import params_from_json, params_to_json
+
+    p = ScanParams(corpus=CorpusOptions(text_column="content", id_column="url"))
+    assert params_from_json(params_to_json(p)) == p
+    older = params_to_json(ScanParams())
+    del older["corpus"]["text_column"], older["corpus"]["id_column"]  # written before datasets
+    assert params_from_json(older).corpus.text_column == "text"
