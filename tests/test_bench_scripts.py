@@ -32,3 +32,15 @@ def test_dask_throughput_makes_and_then_reuses_its_own_folder(tmp_path):
     assert (root / bench.MARK).exists() and len(list(root.rglob("doc*.txt"))) == 30
     bench.generate(root, 30, 20)  # its own folder: reused as it is
     assert sorted(p.name for p in root.rglob("*")) == made
+
+
+def test_the_datasets_benchmark_refuses_a_folder_it_did_not_make(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_datasets", SCRIPT.parent / "datasets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "mine.txt").write_text("the user's own")
+    (tmp_path / "docs").mkdir()
+    with pytest.raises(SystemExit, match="not made by this script"):
+        module.write_datasets(str(tmp_path / "docs"), str(tmp_path / "out"))
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]

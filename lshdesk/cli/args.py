@@ -7,6 +7,7 @@ import math
 import sys
 from typing import NoReturn
 
+from lshdesk.cli.data import add_data_options
 from lshdesk.cli.query import add_measure_option, add_query_parser
 from lshdesk.cli.storage import add_storage_option
 from lshdesk.core import shingle_kinds
@@ -99,6 +100,27 @@ def _add_signature_parser(sub) -> None:
     sig.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
 
 
+def _add_engine_options(s: argparse.ArgumentParser) -> None:
+    """Where ``scan`` computes: this machine or a Dask cluster."""
+    s.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')",
+    )
+    s.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)",
+    )
+    s.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="with --scheduler: how long to wait for it to answer (default 10)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
     commands.add_global_options(parser)  # --version [--verbose], --debug, the exit codes in --help
@@ -157,23 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", "-o", metavar="FILE", help="write there instead of standard output (- is standard output)"
     )
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
-    s.add_argument(
-        "--engine",
-        choices=("local", "dask"),
-        help="compute here (local, the default) or on a Dask cluster (needs: pip install 'lshdesk[cluster]')",
-    )
-    s.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="with --engine dask: the scheduler, e.g. tcp://10.0.0.5:8786 (default: worker processes on this machine)",
-    )
-    s.add_argument(
-        "--connect-timeout",
-        type=_seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="with --scheduler: how long to wait for it to answer (default 10)",
-    )
+    _add_engine_options(s)
+    add_data_options(s)  # datasets: the text and id columns, the rows' outputs
 
     _add_signature_parser(sub)
     add_query_parser(sub, _add_signature_options, _positive)

@@ -27,12 +27,33 @@ import sys
 import threading
 
 from lshdesk.cli.args import build_parser
+from lshdesk.cli.data import check_data, data_outputs
 from lshdesk.cli.storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence.atomic import ReaderGone
 from lshdesk.system import commands, logs
+
+
+def _scan_params(args: argparse.Namespace) -> ScanParams:
+    """The scan's parameters from its options (a LshdeskError says what is wrong)."""
+    return ScanParams(
+        SignatureParams(args.shingle, args.family, args.num_perm, args.seed),
+        args.threshold,
+        Banding(args.bands, args.rows) if args.bands else None,
+        CorpusOptions(
+            tuple(args.include),
+            tuple(args.exclude),
+            args.all_files,
+            max(1, int(args.max_size * 2**20)),
+            args.formats,
+            tuple(args.storage_option),
+            args.follow_links,
+            args.text_column or "text",
+            args.id_column,
+        ),
+    )
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -53,21 +74,10 @@ def _scan(args: argparse.Namespace) -> int:
     same = same_root  # 'docs', 'docs/' and './docs' are one folder
     paths = list(dict.fromkeys(args.paths, None))
     paths += [p for p in args.reference if same(p) not in {same(q) for q in paths}]
+    if why := check_data(args, paths, engine):
+        return fail(why)
     try:
-        params = ScanParams(
-            SignatureParams(args.shingle, args.family, args.num_perm, args.seed),
-            args.threshold,
-            Banding(args.bands, args.rows) if args.bands else None,
-            CorpusOptions(
-                tuple(args.include),
-                tuple(args.exclude),
-                args.all_files,
-                max(1, int(args.max_size * 2**20)),
-                args.formats,
-                tuple(args.storage_option),
-                args.follow_links,
-            ),
-        )
+        params = _scan_params(args)
     except LshdeskError as e:
         return fail(str(e))
     try:  # read before the scan: a damaged list is said at once, not after minutes of scanning
@@ -106,6 +116,7 @@ def _scan(args: argparse.Namespace) -> int:
         text = export.to_csv(result) if args.format == "csv" else export.to_json(result)
     if code := emit(text, args.output):
         return code
+    data_outputs(args, result)  # a dataset's rows: their clusters, the deduplicated rows; the scheme
     if not args.quiet:
         left = f"{plural(left_out, 'pair')} left out: not duplicates by {args.ignore_list}" if left_out else ""
         _summary(result, params, left)

@@ -93,8 +93,13 @@ class CorpusOptions:
     storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     # links to folders are listed as skipped unless followed, and followed only inside the scanned folders
     follow_links: bool = False
+    # datasets (corpus.datasets): the column each row's text is in, and the one naming it (None: its position)
+    text_column: str = "text"
+    id_column: str | None = None
 
     def __post_init__(self) -> None:
+        if not self.text_column:
+            raise ParamError("name the column the texts are in (the text column)")
         if self.max_bytes < 1:
             raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
         if self.formats is not None:

@@ -33,6 +33,7 @@ class Folders:
         self.recent_menu, self.progress, self.scans = actions.recent, progress, scans
         self._fill_recent()
         actions.open_location.triggered.connect(self.choose_location)
+        actions.open_dataset.triggered.connect(self.choose_dataset)
         state.foldersChanged.connect(self._remember)
 
     def open(self, folders: list[str], scan_now: bool = True, reference: set[str] | None = None) -> None:
@@ -72,6 +73,34 @@ class Folders:
 
         if url := get_location(self.window):
             self.add([url])
+
+    def choose_dataset(self) -> None:
+        """File > Open dataset: a Parquet, JSON Lines, CSV/TSV or Arrow file, each row a document; its text and id
+        columns are asked with its first rows shown."""
+        from lshdesk.core.corpus.datasets import ENDINGS
+
+        patterns = " ".join(f"*{end}" for end in ENDINGS)
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open a dataset to scan", "", f"Datasets ({patterns})")
+        if path:
+            self.add_dataset(path)
+
+    def add_dataset(self, path: str) -> None:
+        """Ask for the dataset's columns (its first rows shown) and add it to compare; a file that cannot be read
+        is said in one dialog."""
+        from lshdesk.core.corpus.datasets import preview
+        from lshdesk.core.errors import LshdeskError
+        from lshdesk.gui.dialogs.dataset_columns import ask_columns
+        from lshdesk.gui.errors import show_failure
+
+        try:
+            shown = preview(path)
+        except LshdeskError as e:
+            show_failure(self.window, "Cannot open the dataset", str(e))
+            return
+        if (chosen := ask_columns(self.window, path, shown)) is None:
+            return
+        self.scans.params_panel.files.set_columns(*chosen)
+        self.add([path])
 
     def recent(self) -> list[tuple[list[str], set[str]]]:
         return recent_sets.recent_sets(self.settings)

@@ -16,6 +16,7 @@ class Actions:
 
     open: QAction
     open_location: QAction
+    open_dataset: QAction
     recent: QMenu
     open_session: QAction
     save_session: QAction
@@ -65,6 +66,9 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
             "Ctrl+Shift+L",
             "Add a location in object storage to compare (s3://bucket/prefix, gs://..., abfs://...)",
         ),
+        open_dataset=_action(
+            window, "Open &dataset…", None, "Add a Parquet, JSON Lines, CSV or Arrow file: each row a document"
+        ),
         recent=QMenu("Open &recent", window),
         open_session=_action(
             window, "Open &session…", "Ctrl+Shift+O", "Open a saved session: folders, parameters and results"
@@ -102,9 +106,18 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
         act.setEnabled(False)
     a.toggle_panel.setCheckable(True)
     a.toggle_panel.setChecked(True)
+    _fill_menus(window, a)
+    tb = window.addToolBar("Main")
+    tb.setObjectName("main_toolbar")
+    tb.addActions([a.open, a.scan, a.cancel, a.export, a.open_location])  # the location: small and last
+    return a
+
+
+def _fill_menus(window: QMainWindow, a: Actions) -> None:
+    """The menu bar's menus, from the actions."""
     mb = window.menuBar()
     file_menu = mb.addMenu("&File")
-    file_menu.addActions([a.open, a.open_location])
+    file_menu.addActions([a.open, a.open_location, a.open_dataset])
     file_menu.addMenu(a.recent)
     file_menu.addSeparator()
     file_menu.addActions([a.open_session, a.save_session])
@@ -128,7 +141,3 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
     mb.addMenu("&Learn").addAction(a.learn)
     help_menu = mb.addMenu("&Help")
     help_menu.addActions([a.help, a.tour, a.about])
-    tb = window.addToolBar("Main")
-    tb.setObjectName("main_toolbar")
-    tb.addActions([a.open, a.scan, a.cancel, a.export, a.open_location])  # the location: small and last
-    return a

@@ -61,6 +61,8 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
             int(c["max_bytes"]),
             frozenset(c["formats"]) if c.get("formats") is not None else None,
             follow_links=bool(c.get("follow_links", False)),
+            text_column=str(c.get("text_column", "text")),  # a dataset's columns (absent before datasets)
+            id_column=str(c["id_column"]) if c.get("id_column") is not None else None,
         ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),

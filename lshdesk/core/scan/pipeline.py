@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, verify
+from lshdesk.core.corpus.datasets import DatasetRows, is_dataset_root
 from lshdesk.core.corpus.listing import Skipped, SourceFile
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
@@ -70,6 +71,7 @@ class SignedCorpus:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     cached: int = 0  # documents whose signature came from the signature cache
     warnings: tuple[str, ...] = ()  # what went wrong without stopping the scan (e.g. a damaged cache set aside)
+    dataset: DatasetRows | None = None  # the rows the documents are, when the roots are datasets
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +108,7 @@ def assemble(
         stage_seconds=stage_seconds,
         cached=corpus.cached,
         warnings=corpus.warnings,
+        dataset=corpus.dataset,
         banding=banding,
         candidates=found.candidates,
         pairs=found.pairs,
@@ -141,6 +144,8 @@ def sign_stage(
 ) -> Generator[Progress, None, SignedCorpus]:
     """List, read, shingle and sign: the stages every scan and query starts with (see ``scan``)."""
     _check_reference(len(roots), reference)
+    if roots and all(is_dataset_root(r) for r in roots):  # each row a document (corpus.datasets)
+        return (yield from _sign_rows(roots, params, cancel, reference))
     t0 = time.perf_counter()
 
     def clock() -> float:
@@ -183,6 +188,27 @@ def sign_stage(
         stage_seconds=stage_t,
         cached=reading.cached,
         warnings=tuple(cache.warnings) if cache is not None else (),
+    )
+
+
+def _sign_rows(
+    roots: Sequence[str], params: ScanParams, cancel: threading.Event | None, reference: Sequence[int]
+) -> Generator[Progress, None, SignedCorpus]:
+    """``sign_stage`` for datasets (``scan.dataset_stage``): each row a document."""
+    from lshdesk.core.scan.dataset_stage import sign_dataset
+
+    got = yield from sign_dataset(roots, params, cancel)
+    return SignedCorpus(
+        roots=tuple(roots),
+        params=params,
+        docs=Documents(**got.docs),
+        skipped=got.skipped,
+        signatures=got.signatures,
+        shingles=got.shingles,
+        reference=tuple(reference),
+        seconds=got.seconds,
+        stage_seconds={"reading": got.seconds},
+        dataset=got.rows,
     )
 
 

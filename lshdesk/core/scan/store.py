@@ -11,6 +11,8 @@ of per-batch arrays is concatenated at the end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from lshdesk.core.corpus.listing import Skipped
@@ -38,7 +40,7 @@ class ScanStore:
         prep: Prepared,
         batch: ShingleBatch,
         sigs: np.ndarray,
-        paths: list[str],
+        paths: Sequence[str],
         skipped: list[Skipped],
         room: tuple[int, int] = (0, 0),
     ) -> list[int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -129,4 +131,11 @@ class FileOptions(QWidget):
             self.base.max_bytes if same_cap else max(1, int(cap * 2**20)),
             None if len(on) == len(self.format_actions) else on,
             follow_links=self.follow_links.isChecked(),
+            text_column=self.base.text_column,  # a dataset's columns, chosen when it was opened (File > Open dataset)
+            id_column=self.base.id_column,
         )
+
+    def set_columns(self, text_column: str, id_column: str | None) -> None:
+        """The columns a dataset's texts and names are in (asked when it is opened)."""
+        self.base = replace(self.base, text_column=text_column, id_column=id_column)
+        self.changed.emit()
