@@ -106,14 +106,14 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
         act.setEnabled(False)
     a.toggle_panel.setCheckable(True)
     a.toggle_panel.setChecked(True)
-    _fill_menus(window, a)
+    _fill_menus(window, a, presentation)
     tb = window.addToolBar("Main")
     tb.setObjectName("main_toolbar")
     tb.addActions([a.open, a.scan, a.cancel, a.export, a.open_location])  # the location: small and last
     return a
 
 
-def _fill_menus(window: QMainWindow, a: Actions) -> None:
+def _fill_menus(window: QMainWindow, a: Actions, presentation: QAction | None) -> None:
     """The menu bar's menus, from the actions."""
     mb = window.menuBar()
     file_menu = mb.addMenu("&File")

@@ -40,7 +40,7 @@ class RowNames(Sequence[str]):
     def __init__(self, files: list[str], starts: list[int], column: str) -> None:
         self.files, self.starts, self.column = files, starts, column
 
-    def __getitem__(self, g):
+    def __getitem__(self, g: int) -> str:  # type: ignore[override]
         f = int(np.searchsorted(self.starts, g, side="right")) - 1
         return datasets.row_ref(self.files[f], g - self.starts[f], self.column)
 
@@ -80,7 +80,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
     return off
 
 
-def sign_slice(s: TextSlice, names: RowNames, sp: SignatureParams, family: HashFamily):
+def sign_slice(s: TextSlice, names: RowNames, sp: SignatureParams, family: HashFamily) -> tuple:
     """One slice tokenized and signed (the unit of work of a helper thread)."""
     skipped = [Skipped(names[g], why) for g, why in s.skipped]
     buf, off, plain = token_bytes(s.buf, s.offsets)
@@ -159,7 +159,9 @@ class _Reading:
         room = (self.total or 1 << 62), int(ids * max(1.0, self.total / max(1, self.done + len(prep.ok))) * 1.05) + 1
         self.kept += self.store.add(prep, batch, sigs, self.names, self.skipped, room)
 
-    def corpus(self, roots, params: ScanParams, files: list[tuple[int, str]], seconds: float) -> RowsRead:
+    def corpus(
+        self, roots: Sequence[str], params: ScanParams, files: list[tuple[int, str]], seconds: float
+    ) -> RowsRead:
         datasets.pyarrow().default_memory_pool().release_unused()  # the read batches' memory, before the names
         shingles, sigs = self.store.finish()
         starts = np.asarray(self.names.starts, dtype=np.int64)
@@ -198,7 +200,9 @@ def _joined(parts: list[tuple[str, str]], fidx: np.ndarray, at: np.ndarray) -> l
     return out
 
 
-def _row_names(roots, files, fidx: np.ndarray, at: np.ndarray, ids: list, rows: np.ndarray) -> list[str]:
+def _row_names(
+    roots: Sequence[str], files: list, fidx: np.ndarray, at: np.ndarray, ids: list, rows: np.ndarray
+) -> list[str]:
     """Each row's name: its id column's value, else its position, after its file's name below a folder root."""
     if ids:
         pa = datasets.pyarrow()

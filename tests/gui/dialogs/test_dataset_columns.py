@@ -53,7 +53,7 @@ def test_open_dataset_scans_its_rows_and_shows_a_pair_side_by_side(qtbot, window
     monkeypatch.setattr(dataset_columns, "ask_columns", ask)
     entries = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
     assert "Open &dataset…" in entries
-    window.actions.open_dataset.trigger()
+    window.menu_actions.open_dataset.trigger()
     assert asked == [(str(path), len(texts))] and window.state.folders == [str(path)]
     corpus = window.params_panel.params().corpus
     assert (corpus.text_column, corpus.id_column) == ("body", "id")
@@ -75,6 +75,6 @@ def test_a_file_that_cannot_be_read_is_one_dialog(qtbot, window, monkeypatch, tm
         folders, "QFileDialog", type("D", (), {"getOpenFileName": staticmethod(lambda *a: (str(bad), ""))})
     )
     monkeypatch.setattr("lshdesk.gui.errors.show_failure", lambda parent, title, message: shown.append(message))
-    window.actions.open_dataset.trigger()
+    window.menu_actions.open_dataset.trigger()
     assert len(shown) == 1 and shown[0].startswith("cannot read bad.parquet as Parquet")
     assert str(bad) not in window.state.folders
