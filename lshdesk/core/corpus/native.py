@@ -20,9 +20,9 @@ import numpy as np
 
 from lshdesk.core.corpus.extract import FORMATS
 from lshdesk.core.corpus.reading import OPEN_FLAGS
-from lshdesk.core.kernels.files import AGAIN, BIG, EMPTY, PLAIN, READ, read_files
+from lshdesk.core.kernels.files import AGAIN, BIG, EMPTY, PLAIN, READ, UTF8, read_files
 
-__all__ = ["AGAIN", "BIG", "EMPTY", "NATIVE", "PLAIN", "READ", "Slurped", "slurp"]
+__all__ = ["AGAIN", "BIG", "EMPTY", "NATIVE", "PLAIN", "READ", "UTF8", "Slurped", "slurp"]
 
 NATIVE = os.name == "posix"  # open/read/close with POSIX meanings; elsewhere files are read in Python
 # The extensions whose files have a reader of their own (PDF, DOCX, Markdown, HTML, ...): never PLAIN.
@@ -36,7 +36,7 @@ FLAGS = OPEN_FLAGS | getattr(os, "O_CLOEXEC", 0)  # as Python reads (a FIFO neve
 @dataclass(frozen=True)
 class Slurped:
     """The first ``len(state)`` files of a batch read: file ``j`` is ``buf[offsets[j]:offsets[j + 1]]``;
-    ``state[j]`` says how it was read (PLAIN, READ, or AGAIN, EMPTY, BIG with no bytes); ``stamps[j]`` its size,
+    ``state[j]`` says how it was read (PLAIN, UTF8, READ, or AGAIN, EMPTY, BIG with no bytes); ``stamps[j]`` its size,
     mtime_ns, inode and ctime_ns (-1s for AGAIN)."""
 
     buf: np.ndarray

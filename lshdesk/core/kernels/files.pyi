@@ -10,6 +10,7 @@ READ: int
 AGAIN: int
 EMPTY: int
 BIG: int
+UTF8: int
 
 def read_files(
     names: npt.NDArray[Any],

@@ -70,11 +70,14 @@ cdef enum:
     _AGAIN = 2  # not read as listed (cannot open or read, or its size changed): the caller reads it again
     _EMPTY = 3  # listed without a size, and empty: not read
     _BIG = 4  # listed without a size, and over the size cap: not read (its size in the stamps)
+    _UTF8 = 5  # as PLAIN, but with bytes past ASCII: its text is its bytes decoded as UTF-8, if they are UTF-8
 
-PLAIN, READ, AGAIN, EMPTY, BIG = _PLAIN, _READ, _AGAIN, _EMPTY, _BIG  # a file's state, as the caller sees it
+PLAIN, READ, AGAIN, EMPTY, BIG, UTF8 = _PLAIN, _READ, _AGAIN, _EMPTY, _BIG, _UTF8  # a file's state, as the caller sees it
 
 cdef const uint8_t *_PDF = b"%PDF-"
 cdef const uint8_t *_ZIP = b"PK\x03\x04"
+cdef const uint8_t *_BOM = b"\xef\xbb\xbf"
+cdef const uint8_t *_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 cdef inline bint _starts(const uint8_t *at, Py_ssize_t n, const uint8_t *magic, Py_ssize_t m) noexcept nogil:
@@ -88,24 +91,33 @@ cdef inline bint _starts(const uint8_t *at, Py_ssize_t n, const uint8_t *magic, 
 
 
 cdef inline bint _blank(uint8_t c) noexcept nogil:
-    return c == 9 or c == 10 or c == 13 or c == 32  # what the format sniffer skips before an opening
+    # what the format sniffer skips before an opening (the bytes of a UTF-8 byte-order mark too)
+    return c == 9 or c == 10 or c == 13 or c == 32 or c == 0xEF or c == 0xBB or c == 0xBF
 
 
-cdef bint _plain(const uint8_t *at, Py_ssize_t n) noexcept nogil:
-    """True if ``at[:n]`` is ASCII without NUL and does not open as a PDF, a ZIP, RTF or markup."""
+cdef int _plain(const uint8_t *at, Py_ssize_t n) noexcept nogil:
+    """PLAIN if ``at[:n]`` is ASCII without NUL and does not open as a PDF, a ZIP, RTF or markup; UTF8 if the same
+    holds but for bytes past ASCII (and it opens with no UTF-8 byte-order mark, as no OLE file); else READ."""
     cdef Py_ssize_t k
     cdef uint8_t c
+    cdef bint ascii = True
     for k in range(n):
         c = at[k]
-        if c == 0 or c > 127:
-            return False
+        if c == 0:
+            return _READ
+        if c > 127:
+            ascii = False
     if _starts(at, n, _PDF, 5) or _starts(at, n, _ZIP, 4):
-        return False
+        return _READ
+    if not ascii and (_starts(at, n, _BOM, 3) or _starts(at, n, _OLE, 8)):
+        return _READ
     for k in range(min(n, 64)):  # the sniffer looks at the first non-blank byte of the first 64
         c = at[k]
         if not _blank(c):
-            return c != 60 and c != 123  # '<' (markup) and '{' (RTF) are left to the sniffer
-    return True
+            if c == 60 or c == 123:  # '<' (markup) and '{' (RTF) are left to the sniffer
+                return _READ
+            break
+    return _PLAIN if ascii else _UTF8
 
 
 cdef bint _claimed(const uint8_t[::1] names, Py_ssize_t start, Py_ssize_t end,
@@ -155,8 +167,8 @@ def read_files(const uint8_t[::1] names, const int64_t[::1] sizes, int64_t max_b
 
     ``buf`` holds the listed sizes' sum plus one byte at least; a file listed without a size is read only where
     it fits beside what the listed ones still need: the first that does not fit ends the call. ``state[i]`` is
-    set to PLAIN, READ, AGAIN, EMPTY or BIG. A file may be PLAIN only if ``txt_ok`` (plain text is a chosen
-    format) and its name claims none of the extensions in ``claimed`` (``_claimed``): those have their own
+    set to PLAIN, UTF8, READ, AGAIN, EMPTY or BIG. A file may be PLAIN or UTF8 only if ``txt_ok`` (plain text is
+    a chosen format) and its name claims none of the extensions in ``claimed`` (``_claimed``): those have their own
     reader. Returns (the files handled, the bytes kept); if the first does not fit, (0, 0) with its size in
     ``stamps[0, 0]``.
     """
@@ -205,8 +217,7 @@ def read_files(const uint8_t[::1] names, const int64_t[::1] sizes, int64_t max_b
                     n = lsh_read(fd, &buf[pos], want + 1)
                     if n == want and n > 0:
                         plain = txt_ok and not _claimed(names, start, end, claimed)
-                        plain = plain and _plain(&buf[pos], n)
-                        state[i] = _PLAIN if plain else _READ
+                        state[i] = _plain(&buf[pos], n) if plain else _READ
                         pos += n
                 lsh_close(fd)
             if state[i] == _AGAIN:

@@ -20,7 +20,7 @@ import numpy as np
 
 from lshdesk.core.corpus.extract import sniff
 from lshdesk.core.corpus.listing import Skipped, SourceFile, size_reason
-from lshdesk.core.corpus.native import AGAIN, BIG, EMPTY, PLAIN, READ, Slurped, slurp
+from lshdesk.core.corpus.native import AGAIN, BIG, EMPTY, PLAIN, UTF8, Slurped, slurp
 from lshdesk.core.corpus.pool import POOLED, ExtractPool, PoolBroken, extract_job
 from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes, text_is_utf8
 from lshdesk.core.corpus.sources import Storage, prefetch
@@ -119,7 +119,7 @@ def read_listed(
         return _plain_batch(list(index), slurped, need_texts, done)
     got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
-    raw: dict[int, bytes] = {}  # position in ``got`` -> the bytes of a plain-text file, tokenized after the loop
+    raw: dict[int, bytes | memoryview] = {}  # position in ``got`` -> a plain-text file's bytes, tokenized after
     decoded: dict[int, str] = {}  # position in ``got`` -> the text, tokenized with the others after the loop
     stamps = np.full((len(index), 4), -1, dtype=np.int64)  # per position in ``got``
     capped: set[int] = set()  # positions of files over the size cap (the skip says how to read them)
@@ -127,23 +127,17 @@ def read_listed(
         state = slurped.state[j] if slurped is not None else AGAIN
         if state != AGAIN:
             stamps[j] = slurped.stamps[j]  # type: ignore[union-attr]
-        if state == PLAIN:
-            view = slurped.view(j)  # type: ignore[union-attr]
-            got.append((i, "", view, str(view, "ascii") if need_texts else ""))
-            continue
-        if state == EMPTY or state == BIG:  # listed without a size: the reader's fstat found it empty or too large
-            capped.update([j] if state == BIG else [])
-            got.append((i, "empty file" if state == EMPTY else size_reason(int(stamps[j, 0]), max_bytes), b"", ""))
-            continue
+            if _kernel_read(got, raw, capped, slurped, i, j, need_texts, max_bytes):  # type: ignore[arg-type]
+                continue
         step_back()
         path = paths[i]
         try:
             if i in fetched:
                 data = fetched.pop(i)
             else:
-                if state != READ:
+                if state == AGAIN:
                     stamps[j] = local_stamp(path, sizes[i] if sizes is not None else -1)
-                data = slurped.view(j).tobytes() if state == READ else read_bytes(path, max_bytes)  # type: ignore[union-attr]
+                data = read_bytes(path, max_bytes) if state == AGAIN else slurped.view(j).tobytes()  # type: ignore[union-attr]
             if isinstance(data, NotText):
                 raise data
             if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
@@ -170,6 +164,28 @@ def read_listed(
     return Prepared(ok, skipped, buf, offsets, texts, stamps=stamps[kept], skipped_at=skipped_at, done=done)
 
 
+def _kernel_read(
+    got: list, raw: dict, capped: set, slurped: Slurped, i: int, j: int, need_texts: bool, max_bytes: int
+) -> bool:
+    """File ``i`` (``j`` in the batch) into ``got`` as the kernel read it, if that needs no more Python: plain
+    ASCII, UTF-8 text by its bytes (``raw``: tokenized with the others), or found empty or over the size cap by
+    its ``fstat`` (listed without a size); False for the others."""
+    state = slurped.state[j]
+    if state == PLAIN:
+        view = slurped.view(j)
+        got.append((i, "", view, str(view, "ascii") if need_texts else ""))
+    elif state == UTF8 and not need_texts:
+        raw[len(got)] = slurped.view(j)
+        got.append((i, "", b"", ""))
+    elif state == EMPTY or state == BIG:
+        capped.update([j] if state == BIG else [])
+        reason = "empty file" if state == EMPTY else size_reason(int(slurped.stamps[j, 0]), max_bytes)
+        got.append((i, reason, b"", ""))
+    else:
+        return False
+    return True
+
+
 def _tokenize_rest(got: list, raw: dict, decoded: dict, pending: dict, paths, formats, need_texts: bool) -> None:
     """The token bytes of the files ``read_listed`` left for after its loop, into ``got``: UTF-8 text from its
     bytes and decoded texts in one compiled, GIL-free call each, then what the extraction pool answered."""
@@ -178,7 +194,7 @@ def _tokenize_rest(got: list, raw: dict, decoded: dict, pending: dict, paths, fo
             got[pos] = (got[pos][0], "", tokens, "")
             continue
         try:  # not UTF-8: decoded as usual (another encoding, or the reason it is not text)
-            decoded[pos] = file_text(raw[pos], paths[got[pos][0]], formats)
+            decoded[pos] = file_text(bytes(raw[pos]), paths[got[pos][0]], formats)
         except NotText as e:
             got[pos] = (got[pos][0], str(e), b"", "")
     for pos, tokens in zip(decoded, token_parts(list(decoded.values()))):
