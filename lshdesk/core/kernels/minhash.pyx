@@ -26,13 +26,13 @@ def fnv1a_units(const uint16_t[::1] units, const int64_t[::1] offsets):
     return out_a
 
 
-# The affine32 loop in C, built twice on x86-64 Linux (GCC's target_clones: AVX2 and the baseline, chosen when
+# The affine32 loop in C, built twice on x86-64 glibc Linux (GCC's target_clones: AVX2 and the baseline, chosen when
 # the module loads): AVX2 has the unsigned 32-bit minimum SSE2 lacks, and twice the lanes. Integer arithmetic:
 # the same signatures either way.
 cdef extern from *:
     """
     #include <stdint.h>
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
     #define LSH_CLONES __attribute__((target_clones("avx2", "default")))
     #else
     #define LSH_CLONES

@@ -36,7 +36,7 @@ from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
 from lshdesk.core.threads import wait_for
 
-WORKERS = 2  # threads that read and sign batches (system calls and compiled kernels run without the GIL)
+WORKERS = max(2, os.cpu_count() or 2)  # threads that read and sign batches (system calls and kernels: no GIL)
 READERS_WHILE_LISTING = max(1, min(WORKERS, (os.cpu_count() or 2) - 1))  # the listing thread needs a core
 
 

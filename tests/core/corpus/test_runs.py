@@ -147,3 +147,20 @@ def test_plain_text_comes_in_runs_and_the_rest_stat_ed(hostile):
     assert {"a.txt", "b.txt", "sub/d.txt", "empty.txt"} <= run_files  # not stat-ed: the reader sees it is empty
     assert "sub/c.md" in {e.rel for e in entries if isinstance(e, SourceFile)}  # cached formats keep their stat
     assert not run_files & {"pipe.txt", "link.txt", "sock.txt", "null.txt"}
+
+
+def test_the_cache_keys_a_file_on_its_own_stamp_and_hits_it_unchanged(tmp_path):
+    from lshdesk.core.scan.cache import SignatureCache
+
+    root = tmp_path / "docs"
+    write_tree(root, {"a.md": "# notes\n\nsome words in markdown", "b.txt": "plain words", "c.html": "<p>a page</p>"})
+    cache = SignatureCache.open(tmp_path / "cache.sqlite3")
+    run(scan([str(root)], ScanParams(), cache=cache))
+    rows = cache.conn.execute("SELECT path, size, mtime_ns, ino, ctime_ns FROM entries").fetchall()
+    for path, *stamp in rows:
+        st = os.stat(path)
+        assert stamp == [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+    assert sorted(os.path.basename(p) for p, *_ in rows) == [b"a.md", b"c.html"]  # plain text is not cached
+    assert run(scan([str(root)], ScanParams(), cache=cache)).cached == 2  # unchanged: not read again
+    os.utime(root / "a.md", ns=(1, 1))
+    assert run(scan([str(root)], ScanParams(), cache=cache)).cached == 1
