@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -45,7 +46,16 @@ class Slurped:
     stamps: np.ndarray
 
     def view(self, j: int) -> memoryview:
-        return self.buf[self.offsets[j] : self.offsets[j + 1]].data
+        ends = self._ends
+        return self._bytes[ends[j] : ends[j + 1]]
+
+    @cached_property
+    def _bytes(self) -> memoryview:
+        return self.buf.data
+
+    @cached_property
+    def _ends(self) -> list[int]:  # Python ints: a view per file costs ~0.3 us, not ~5 us of numpy indexing
+        return self.offsets.tolist()
 
     def all_plain(self) -> bool:
         return not self.state.any()  # PLAIN is 0

@@ -68,7 +68,7 @@ def prefetch(
     paths: Sequence[str], index: Sequence[int], max_bytes: int, storage: Storage
 ) -> dict[int, bytes | NotText]:
     """The bytes (or why not) of the URLs among ``paths[i] for i in index``, fetched concurrently; {} if none."""
-    urls = [i for i in index if is_url(paths[i])]
+    urls = [i for i in index if "://" in paths[i] and is_url(paths[i])]  # the test first: 0.1 us, not 1.3 us
     if not urls:
         return {}
     from lshdesk.core.corpus import remote
