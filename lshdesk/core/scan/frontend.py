@@ -135,8 +135,8 @@ def read_listed(
             if i in fetched:
                 data = fetched.pop(i)
             else:
-                if state == AGAIN:
-                    stamps[j] = local_stamp(path, sizes[i] if sizes is not None else -1)
+                if state == AGAIN and sizes is not None:  # listed without a size: stat-ed here
+                    stamps[j] = local_stamp(path, sizes[i])
                 data = read_bytes(path, max_bytes) if state == AGAIN else slurped.view(j).tobytes()  # type: ignore[union-attr]
             if isinstance(data, NotText):
                 raise data
