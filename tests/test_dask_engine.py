@@ -4,6 +4,7 @@ groups, JSON output) and against plain Python sets; cancel, the command line and
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -366,7 +367,12 @@ def test_cli_engine_dask_prints_the_same_json_as_local(client, corpus, capsys):
     assert main(args) == 0
     local = capsys.readouterr().out
     assert main(args + ["--engine", "dask", "--scheduler", client.scheduler.address]) == 0
-    assert capsys.readouterr().out == local
+    remote = json.loads(capsys.readouterr().out)
+    here = json.loads(local)
+    for side in ("a", "b"):  # the shingle sets stay on the workers: the overlap's text share is not measured there
+        assert remote["overlap"][side].pop("contained") is None and remote["overlap"][side].pop("shingles") == 0
+        assert here["overlap"][side].pop("contained") is not None and here["overlap"][side].pop("shingles") > 0
+    assert remote == here
     assert '"pairs": [' in local and local.count('"a":') >= 21
 
 

@@ -20,8 +20,8 @@ class Side:
     roots: tuple[int, ...]  # indices into ``result.roots``
     docs: int
     matched: int  # documents with a near-duplicate (a reported pair) on the other side
-    shingles: int  # distinct shingles of all its documents together
-    contained: float  # the share of those the other side holds too (0 for an empty side)
+    shingles: int  # distinct shingles of all its documents together (0 when the scan kept no shingle sets)
+    contained: float | None  # the share of those the other side holds too (0 for an empty side; None: not kept)
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,12 @@ class Overlap:
         out = []
         for one, other in ((self.a, self.b), (self.b, self.a)):
             share = one.matched / one.docs if one.docs else 0.0
+            held = (
+                f"{one.contained:.0%} of its shingles are" if one.contained is not None else "(shingle sets not kept)"
+            )
             out.append(
                 f"{one.matched:,} of {one.docs:,} documents of {one.name} ({share:.0%}) have a near-duplicate in "
-                f"{other.name}; {one.contained:.0%} of its shingles are in {other.name} too"
+                f"{other.name}; {held} in {other.name} too"
             )
         return out
 
@@ -50,7 +53,7 @@ class Overlap:
                 "documents": s.docs,
                 "with_near_duplicate": s.matched,
                 "shingles": s.shingles,
-                "contained": round(s.contained, 6),
+                "contained": round(s.contained, 6) if s.contained is not None else None,
             }
 
         return {"a": side(self.a), "b": side(self.b), "pairs": len(self.pairs)}
@@ -66,6 +69,12 @@ def default_sides(result: ScanResult) -> tuple[tuple[int, ...], tuple[int, ...]]
     return a, tuple(r for r in every if r not in a)
 
 
+def _kept(result: ScanResult) -> bool:
+    """The scan kept its shingle sets (a cluster's scan without ``gather`` leaves them on the workers)."""
+    s = result.shingles
+    return len(s) == len(result.docs) and len(s.ids) == int(s.offsets[-1])
+
+
 def _distinct(result: ScanResult, docs: npt.NDArray[np.int64]) -> npt.NDArray[np.uint32]:
     return np.unique(result.shingles.take(docs).ids)
 
@@ -79,7 +88,9 @@ def _side(
     theirs: npt.NDArray[np.uint32],
 ) -> Side:
     name = ", ".join(display(result.roots[r]) for r in roots)
-    contained = float(np.isin(mine, theirs, assume_unique=True).mean()) if len(mine) else 0.0
+    contained: float | None = float(np.isin(mine, theirs, assume_unique=True).mean()) if len(mine) else 0.0
+    if not _kept(result):
+        contained = None
     return Side(name, roots, int(len(docs)), int(len(matched)), int(len(mine)), contained)
 
 
@@ -93,7 +104,8 @@ def overlap(result: ScanResult, sides: tuple[tuple[int, ...], tuple[int, ...]] |
     cross = np.flatnonzero((in_a[left] & in_b[right]) | (in_b[left] & in_a[right]))
     ends = np.concatenate([left[cross], right[cross]])
     docs_a, docs_b = np.flatnonzero(in_a), np.flatnonzero(in_b)
-    ids_a, ids_b = _distinct(result, docs_a), _distinct(result, docs_b)
+    none = np.zeros(0, np.uint32)
+    ids_a, ids_b = (_distinct(result, docs_a), _distinct(result, docs_b)) if _kept(result) else (none, none)
     return Overlap(
         _side(result, sides[0], docs_a, np.unique(ends[in_a[ends]]), ids_a, ids_b),
         _side(result, sides[1], docs_b, np.unique(ends[in_b[ends]]), ids_b, ids_a),

@@ -20,12 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, groups
-from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.listing import Skipped, SourceFile, in_walk_order
 from lshdesk.core.corpus.sources import is_url, walk
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
-from lshdesk.core.scan import frontend
 from lshdesk.core.scan.pipeline import Documents, ScanResult, SignedCorpus, assemble
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.scheme import choose_on_sample, sample_docs
@@ -80,7 +79,7 @@ def _scan(
     partition_files: int | None,
 ) -> Generator[Progress, None, ScanResult]:
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
-    files, skipped = yield from _list(g, roots, params)
+    files, skipped, skipped_at = yield from _list(g, roots, params)
     stage_t["listing"] = g.elapsed() - sum(stage_t.values())
     parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
     signed, summaries = yield from _sign(g, files, parts, params)
@@ -109,7 +108,7 @@ def _scan(
         roots=tuple(roots),
         params=params,
         docs=docs,
-        skipped=skipped + read_skips,
+        skipped=in_walk_order(skipped, skipped_at, [s for _, s in read_skips], [i for i, _ in read_skips]),
         signatures=sigs,
         shingles=shingles,
         reference=reference,
@@ -144,19 +143,21 @@ def _scheme(
 
 def _list(
     g: Graph, roots: list[str], params: ScanParams
-) -> Generator[Progress, None, tuple[list[SourceFile], list[Skipped]]]:
+) -> Generator[Progress, None, tuple[list[SourceFile], list[Skipped], list[int]]]:
     """The files to read (names and sizes only; URLs listed by the workers) and those skipped."""
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
+    skipped_at: list[int] = []  # how many files were listed before each skipped one (in_walk_order)
     for entry in walk(roots, params.corpus, on_workers(g.client)):
         if isinstance(entry, SourceFile):
             files.append(entry)
-        else:
+        elif isinstance(entry, Skipped):  # no runs asked for: only files and skipped ones come
             skipped.append(entry)
+            skipped_at.append(len(files))
         if (len(files) + len(skipped)) % 1000 == 0:
             g.check()
             yield Progress("listing", len(files), 0, g.elapsed())
-    return files, skipped
+    return files, skipped, skipped_at
 
 
 def _sign(
@@ -191,16 +192,14 @@ def _sign(
 
 def _documents(
     files: list[SourceFile], parts: list[tuple[int, int]], summaries: list[tasks.PartSummary]
-) -> tuple[Documents, np.ndarray, list[Skipped]]:
-    """The documents read, each partition's first document, and the files that could not be read (in the local
-    engine's order: it lists skips batch by batch)."""
+) -> tuple[Documents, np.ndarray, list[tuple[int, Skipped]]]:
+    """The documents read, each partition's first document, and the files that could not be read (with their
+    index among the files, in its order)."""
     kept_n = [int(s.kept.sum()) for s in summaries]
     bounds = np.zeros(len(parts) + 1, dtype=np.int64)
     np.cumsum(kept_n, out=bounds[1:])
     kept = [f for (a, b), s in zip(parts, summaries) for f, k in zip(files[a:b], s.kept.tolist()) if k]
-    sizes = [len(b) for b in frontend.batches(files, frontend.BATCH_FILES)]
-    batch_of = np.repeat(np.arange(len(sizes)), sizes)
-    read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: (int(batch_of[t[0]]), t[1], t[0]))
+    read_skips = sorted((s for m in summaries for s in m.skips), key=lambda t: t[0])
     n_tokens = np.concatenate([s.n_tokens for s in summaries]) if summaries else np.zeros(0, np.int64)
     docs = Documents(
         paths=[f.path for f in kept],
@@ -210,7 +209,7 @@ def _documents(
         n_tokens=n_tokens,
         mtime=np.array([f.mtime_ns for f in kept], dtype=np.int64),
     )
-    return docs, bounds, [Skipped(files[i].path, reason) for i, _, reason in read_skips]
+    return docs, bounds, [(i, Skipped(files[i].path, reason)) for i, _, reason in read_skips]
 
 
 def _gathered(

@@ -212,7 +212,8 @@ def floor(root: str) -> dict:
 
     from lshdesk.core.corpus.listing import SourceFile, walk
     from lshdesk.core.params import CorpusOptions
-    from lshdesk.core.scan.frontend import Listing, index_batches, read_listed
+    from lshdesk.core.scan.frontend import index_batches, read_listed
+    from lshdesk.core.scan.listed import Listing
     from lshdesk.core.shingling import word_batch
 
     def front(index):

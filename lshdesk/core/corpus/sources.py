@@ -47,13 +47,16 @@ def root_path(root: str) -> str:
     return root.rstrip("/") if is_url(root) else os.path.abspath(root)
 
 
-def walk(roots: Sequence[str], options: CorpusOptions, mapper: Mapper | None = None) -> Iterator[SourceFile | Skipped]:
+def walk(
+    roots: Sequence[str], options: CorpusOptions, mapper: Mapper | None = None, runs: bool = False
+) -> Iterator[SourceFile | Skipped | listing.FileRun]:
     """``listing.walk`` over roots that may be URLs: each root's documents carry its index, in the order given
     (``mapper``: how a URL's top-level prefixes are listed in parallel, see ``remote.walk``). A URL root inside
-    another (a reference prefix inside a scanned one) is read once, as itself, as nested local folders are."""
+    another (a reference prefix inside a scanned one) is read once, as itself, as nested local folders are.
+    ``runs``: local plain text files come as ``listing.FileRun`` items, not stat-ed."""
     urls = [root_path(r) for r in roots if is_url(r)]
     if not urls:
-        return listing.walk(roots, options)
+        return listing.walk(roots, options, runs=runs)
     from lshdesk.core.corpus import remote
 
     def elsewhere(root: str, index: int) -> Iterator[SourceFile | Skipped] | None:
@@ -62,14 +65,14 @@ def walk(roots: Sequence[str], options: CorpusOptions, mapper: Mapper | None = N
         inside = [u for u in urls if u.startswith(root_path(root) + "/")]
         return remote.walk(root, index, options, mapper, inside)
 
-    return listing.walk(roots, options, elsewhere)
+    return listing.walk(roots, options, elsewhere, runs)
 
 
 def prefetch(
     paths: Sequence[str], index: Sequence[int], max_bytes: int, storage: Storage
 ) -> dict[int, bytes | NotText]:
     """The bytes (or why not) of the URLs among ``paths[i] for i in index``, fetched concurrently; {} if none."""
-    urls = [i for i in index if is_url(paths[i])]
+    urls = [i for i in index if "://" in paths[i] and is_url(paths[i])]  # the test first: 0.1 us, not 1.3 us
     if not urls:
         return {}
     from lshdesk.core.corpus import remote

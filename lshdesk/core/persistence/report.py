@@ -96,6 +96,10 @@ def _bar(share: float, label: str) -> str:
     )
 
 
+def _contained(share: float | None, shingles: int) -> str:
+    return _bar(share, f"{share:.0%} of {shingles:,}") if share is not None else "not kept by the cluster's scan"
+
+
 def _overlap_section(result: ScanResult) -> list[str]:
     """Folder against folder (the reference folders, or the first folder, against the rest); none for one folder."""
     o = overlap(result)
@@ -110,7 +114,7 @@ def _overlap_section(result: ScanResult) -> list[str]:
         share = side.matched / side.docs if side.docs else 0.0
         out.append(
             f"<tr><td>{esc(side.name)}</td><td>{_bar(share, f'{side.matched:,} of {side.docs:,} ({share:.0%})')}</td>"
-            f"<td>{_bar(side.contained, f'{side.contained:.0%} of {side.shingles:,}')}</td></tr>"
+            f"<td>{_contained(side.contained, side.shingles)}</td></tr>"
         )
     out.append(f"</table><p class='muted'>{len(o.pairs):,} of the pairs join the two sides.</p>")
     return out

@@ -11,7 +11,7 @@ batch (``unitext``), from their bytes where these are UTF-8 and no text is kept 
 
 from __future__ import annotations
 
-from array import array
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lshdesk.core.corpus.extract import sniff
-from lshdesk.core.corpus.listing import Skipped, SourceFile
-from lshdesk.core.corpus.native import AGAIN, PLAIN, READ, Slurped, slurp
+from lshdesk.core.corpus.listing import Skipped, SourceFile, size_reason
+from lshdesk.core.corpus.native import AGAIN, BIG, EMPTY, PLAIN, UTF8, Slurped, slurp
 from lshdesk.core.corpus.pool import POOLED, ExtractPool, PoolBroken, extract_job
 from lshdesk.core.corpus.reading import file_text, read_bytes, text_is_bytes, text_is_utf8
 from lshdesk.core.corpus.sources import Storage, prefetch
@@ -39,37 +39,6 @@ BATCH_FILES = 512  # files per batch at most (and at most BATCH_BYTES of them, u
 BATCH_BYTES = 1 << 20  # small batches: short GIL-free kernel calls, little scratch memory per thread
 
 
-class Listing:
-    """The files a scan reads, one flat list per property (not one object per file: a scan of 100k files
-    otherwise keeps 200k objects that the garbage collector walks, holding the GIL for tens of ms); the numbers
-    in typed arrays, 8 bytes each rather than an int object and a pointer (1 M files: ~150 MB less at the peak)."""
-
-    def __init__(self) -> None:
-        self.paths: list[str] = []
-        self.rel: list[str] = []
-        self.root = array("q")
-        self.size = array("q")
-        self.mtime = array("q")  # nanoseconds: int64 holds them until the year 2262
-        self.ino = array("Q")  # inode numbers are unsigned 64-bit
-        self.ctime = array("q")
-
-    def add(self, f: SourceFile) -> None:
-        self.paths.append(f.path)
-        self.rel.append(f.rel)
-        self.root.append(f.root)
-        self.size.append(f.size)
-        self.mtime.append(f.mtime_ns)
-        self.ino.append(f.ino)
-        self.ctime.append(f.ctime_ns)
-
-    def stamp(self, i: int) -> tuple[int, int, int, int]:
-        """File ``i``'s size, modification time, inode and change time: what the signature cache keys it on."""
-        return self.size[i], self.mtime[i], self.ino[i], self.ctime[i]
-
-    def __len__(self) -> int:
-        return len(self.paths)
-
-
 @dataclass(frozen=True)
 class Prepared:
     """One batch read: which files could be read, those that could not, and what the kernels read of each."""
@@ -81,11 +50,18 @@ class Prepared:
     texts: list[str] | None  # decoded texts, when the shingling or the hash family needs strings
     files: list[SourceFile] | None = None  # the files read, when ``read_batch`` was given SourceFile objects
     plain: bool = False  # every file plain ASCII text: ``buf`` holds their bytes as they are
+    stamps: np.ndarray | None = None  # per file read: size, mtime_ns, inode, ctime_ns as read (-1s: as listed)
+    skipped_at: list[int] | None = None  # per skipped file: its index, as in ``ok``
+    done: int = -1  # the files of the batch handled (its first ``done``; -1: all): the others are still to read
 
     @classmethod
     def of(cls, ok: list[int], skipped: list[Skipped], parts: Sequence, texts: list[str] | None) -> Prepared:
         """A batch from each file's token bytes (``bytes`` or any bytes-like object)."""
         return cls(ok, skipped, *pack(parts), texts)
+
+    def handled(self, n: int) -> int:
+        """How many of the ``n`` files asked for this batch handled."""
+        return n if self.done < 0 else self.done
 
     def parts(self) -> list[bytes]:
         """Each file's token bytes."""
@@ -130,34 +106,41 @@ def read_listed(
 ) -> Prepared:
     """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files.
 
-    Given the listed ``sizes``, local files are read in one compiled, GIL-free call (``native.slurp``); plain
-    ASCII text needs no Python at all, and a file no longer as listed is read again here, which gives the reason.
-    Objects in storage (URLs) are fetched together first, many requests at once (``sources.prefetch``). With a
-    ``pool``, PDF, DOCX, ODT and EPUB files are extracted in its worker processes, all of the batch's at once
-    (then waited for); the outcome is the same as without it, in the same order.
-    """
+    Given the listed ``sizes`` (-1: sized by the reader), local files are read in one compiled, GIL-free call
+    (``native.slurp``: ``done`` says how many, if its budget ran out); plain ASCII text needs no Python, a file no
+    longer as listed is read again here for the reason. URLs are fetched together first (``sources.prefetch``).
+    With a ``pool``, PDF, DOCX, ODT and EPUB files are extracted in its worker processes, the batch's at once;
+    the outcome is the same as without it, in the same order."""
     fetched = prefetch(paths, index, max_bytes, storage)
-    step_back()  # the window is relayouting: let the GUI thread have the GIL (threads.give_way)
-    slurped = slurp(paths, index, sizes, formats) if sizes is not None and not fetched else None
+    step_back()  # the window is relayouting: let the GIL go to the GUI thread (threads.give_way)
+    slurped = slurp(paths, index, sizes, formats, max_bytes) if sizes is not None and not fetched else None
+    done = -1
+    if slurped is not None and len(slurped.state) < len(index):
+        done = len(slurped.state)  # the budget was spent: the rest is read in another call
+        index = index[:done]
     if slurped is not None and slurped.all_plain():
-        return _plain_batch(list(index), slurped, need_texts)
+        return _plain_batch(list(index), slurped, need_texts, done)
     got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
-    raw: dict[int, bytes] = {}  # position in ``got`` -> the bytes of a plain-text file, tokenized after the loop
+    raw: dict[int, bytes | memoryview] = {}  # position in ``got`` -> a plain-text file's bytes, tokenized after
     decoded: dict[int, str] = {}  # position in ``got`` -> the text, tokenized with the others after the loop
+    stamps = np.full((len(index), 4), -1, dtype=np.int64)  # per position in ``got``
+    capped: set[int] = set()  # positions of files over the size cap (the skip says how to read them)
     for j, i in enumerate(index):
         state = slurped.state[j] if slurped is not None else AGAIN
-        if state == PLAIN:
-            view = slurped.view(j)  # type: ignore[union-attr]
-            got.append((i, "", view, str(view, "ascii") if need_texts else ""))
-            continue
+        if state != AGAIN:
+            stamps[j] = slurped.stamps[j]  # type: ignore[union-attr]
+            if _kernel_read(got, raw, capped, slurped, i, j, need_texts, max_bytes):  # type: ignore[arg-type]
+                continue
         step_back()
         path = paths[i]
         try:
             if i in fetched:
                 data = fetched.pop(i)
             else:
-                data = slurped.view(j).tobytes() if state == READ else read_bytes(path, max_bytes)  # type: ignore[union-attr]
+                if state == AGAIN and sizes is not None:  # listed without a size: stat-ed here
+                    stamps[j] = local_stamp(path, sizes[i])
+                data = read_bytes(path, max_bytes) if state == AGAIN else slurped.view(j).tobytes()  # type: ignore[union-attr]
             if isinstance(data, NotText):
                 raise data
             if text_is_bytes(data, path, formats):  # file_text() would return exactly these characters
@@ -174,15 +157,58 @@ def read_listed(
                 got.append((i, "", b"", text if need_texts else ""))
         except NotText as e:
             got.append((i, str(e), b"", ""))
-    for pos, tokens in zip(list(raw), utf8_token_parts(list(raw.values()))):  # one compiled, GIL-free call
+    _tokenize_rest(got, raw, decoded, pending, paths, formats, need_texts)
+    kept, at = [j for j, g in enumerate(got) if not g[1]], [j for j, g in enumerate(got) if g[1]]  # read, skipped
+    skipped = [Skipped(paths[got[j][0]], got[j][1], "size-cap" if j in capped else "") for j in at]
+    parts: list = [got[j][2] for j in kept]  # bytes or memoryviews
+    buf, offsets = pack(parts)
+    texts = [got[j][3] for j in kept] if need_texts else None
+    ok, skipped_at = [got[j][0] for j in kept], [got[j][0] for j in at]
+    return Prepared(ok, skipped, buf, offsets, texts, stamps=stamps[kept], skipped_at=skipped_at, done=done)
+
+
+def _kernel_read(
+    got: list, raw: dict, capped: set, slurped: Slurped, i: int, j: int, need_texts: bool, max_bytes: int
+) -> bool:
+    """File ``i`` (``j`` in the batch) into ``got`` as the kernel read it, if that needs no more Python: plain
+    ASCII, UTF-8 text by its bytes (``raw``: tokenized with the others), or found empty or over the size cap by
+    its ``fstat`` (listed without a size); False for the others."""
+    state = slurped.state[j]
+    if state == PLAIN:
+        view = slurped.view(j)
+        got.append((i, "", view, str(view, "ascii") if need_texts else ""))
+    elif state == UTF8 and not need_texts:
+        raw[len(got)] = slurped.view(j)
+        got.append((i, "", b"", ""))
+    elif state in (EMPTY, BIG):
+        capped.update([j] if state == BIG else [])
+        reason = "empty file" if state == EMPTY else size_reason(int(slurped.stamps[j, 0]), max_bytes)
+        got.append((i, reason, b"", ""))
+    else:
+        return False
+    return True
+
+
+def _tokenize_rest(
+    got: list,
+    raw: dict,
+    decoded: dict,
+    pending: dict,
+    paths: Sequence[str],
+    formats: frozenset[str] | None,
+    need_texts: bool,
+) -> None:
+    """The token bytes of the files ``read_listed`` left for after its loop, into ``got``: UTF-8 text from its
+    bytes and decoded texts in one compiled, GIL-free call each, then what the extraction pool answered."""
+    for pos, tokens in zip(list(raw), utf8_token_parts(list(raw.values()))):
         if tokens is not None:
             got[pos] = (got[pos][0], "", tokens, "")
             continue
         try:  # not UTF-8: decoded as usual (another encoding, or the reason it is not text)
-            decoded[pos] = file_text(raw[pos], paths[got[pos][0]], formats)
+            decoded[pos] = file_text(bytes(raw[pos]), paths[got[pos][0]], formats)
         except NotText as e:
             got[pos] = (got[pos][0], str(e), b"", "")
-    for pos, tokens in zip(decoded, token_parts(list(decoded.values()))):  # one compiled, GIL-free call
+    for pos, tokens in zip(decoded, token_parts(list(decoded.values()))):
         got[pos] = (got[pos][0], "", tokens, got[pos][3])
     for pos, (fut, data) in pending.items():
         try:
@@ -190,20 +216,27 @@ def read_listed(
         except PoolBroken:  # no process could start here: this thread extracts, as without a pool
             reason, answer, tokens = extract_job(data, paths[got[pos][0]], formats, True)
         got[pos] = (got[pos][0], reason, tokens or b"", (answer or "") if need_texts else "")
-    ok = [i for i, reason, _, _ in got if not reason]
-    skipped = [Skipped(paths[i], reason) for i, reason, _, _ in got if reason]
-    parts = [b for _, reason, b, _ in got if not reason]
-    texts = [t for _, reason, _, t in got if not reason] if need_texts else None
-    return Prepared.of(ok, skipped, parts, texts)
 
 
-def _plain_batch(ok: list[int], slurped: Slurped, need_texts: bool) -> Prepared:
+def _plain_batch(ok: list[int], slurped: Slurped, need_texts: bool, done: int) -> Prepared:
     """A batch of plain ASCII files only: the kernel's buffer is the token bytes (and, decoded, the texts)."""
     texts = None
     if need_texts:
         whole, o = slurped.buf.tobytes().decode("ascii"), slurped.offsets.tolist()
         texts = [whole[o[j] : o[j + 1]] for j in range(len(ok))]
-    return Prepared(ok, [], slurped.buf, slurped.offsets, texts, plain=True)
+    return Prepared(ok, [], slurped.buf, slurped.offsets, texts, plain=True, stamps=slurped.stamps, done=done)
+
+
+def local_stamp(path: str, listed: int) -> np.ndarray:
+    """A local file's size, mtime_ns, inode and ctime_ns, read in Python (-1s where its listed size, not -1, holds
+    or where it cannot be stat-ed: the listing's are kept)."""
+    if listed != -1:
+        return np.full(4, -1, dtype=np.int64)
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return np.full(4, -1, dtype=np.int64)
+    return np.array([st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns], dtype=np.int64)
 
 
 def read_batch(
@@ -246,10 +279,41 @@ def read_and_sign_listed(
     pool: ExtractPool | None = None,
     sizes: Sequence[int] | None = None,
 ) -> tuple[Prepared, ShingleBatch, np.ndarray]:
-    """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread)."""
+    """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread).
+    Files listed without a size (-1) are read ``native.slurp``'s budget at a time, each part signed before the
+    next is read, so a batch of large files never holds all their bytes at once."""
     prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage, pool, sizes)
     batch, sigs = sign_prepared(prep, sp, family)
-    return prep, batch, sigs
+    done = prep.handled(len(index))
+    if done == len(index):
+        return prep, batch, sigs
+    parts = [(prep, batch, sigs)]
+    while done < len(index):
+        more = read_listed(paths, index[done:], max_bytes, needs_texts(sp, family), formats, storage, pool, sizes)
+        parts.append((more, *sign_prepared(more, sp, family)))
+        done += more.handled(len(index) - done)
+    return _joined(parts)
+
+
+def _joined(parts: list[tuple[Prepared, ShingleBatch, np.ndarray]]) -> tuple[Prepared, ShingleBatch, np.ndarray]:
+    """The parts of one batch, read and signed one after the other, as one (the bytes read are not kept)."""
+    preps = [p for p, _, _ in parts]
+    counts = np.concatenate([b.counts() for _, b, _ in parts])
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    ids = np.concatenate([b.ids for _, b, _ in parts])
+    batch = ShingleBatch(ids, offsets, np.concatenate([b.n_tokens for _, b, _ in parts]))
+    stamps = [p.stamps if p.stamps is not None else np.full((len(p.ok), 4), -1, np.int64) for p in preps]
+    prep = Prepared(
+        [i for p in preps for i in p.ok],
+        [s for p in preps for s in p.skipped],
+        preps[-1].buf[:0],
+        np.zeros(1, dtype=np.int64),
+        [t for p in preps for t in p.texts or []] if preps[0].texts is not None else None,
+        stamps=np.concatenate(stamps),
+        skipped_at=[i for p in preps for i in p.skipped_at or []],
+    )
+    return prep, batch, np.concatenate([s for _, _, s in parts])
 
 
 def read_and_sign_cached(
@@ -292,7 +356,12 @@ def read_and_sign_cached(
     )
     del counts
     all_sigs = np.stack(sig_rows) if sig_rows else sigs[:0]
-    return Prepared(ok, prep.skipped, prep.buf[:0], np.zeros(1, dtype=np.int64), None), merged, all_sigs
+    stamps = np.full((len(ok), 4), -1, dtype=np.int64)  # the hits keep the listing's
+    if prep.stamps is not None and len(prep.ok):
+        stamps[[k for k, i in enumerate(ok) if i in read]] = prep.stamps[[read[i] for i in ok if i in read]]
+    empty = np.zeros(1, dtype=np.int64)
+    out = Prepared(ok, prep.skipped, prep.buf[:0], empty, None, stamps=stamps, skipped_at=prep.skipped_at)
+    return out, merged, all_sigs
 
 
 def read_and_sign(

@@ -25,14 +25,14 @@ import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, verify
 from lshdesk.core.corpus.datasets import DatasetRows, is_dataset_root
-from lshdesk.core.corpus.listing import Skipped, SourceFile
+from lshdesk.core.corpus.listing import Skipped, SourceFile, in_walk_order
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, ScanParams
 from lshdesk.core.scan.cache import SignatureCache
-from lshdesk.core.scan.frontend import Listing
+from lshdesk.core.scan.listed import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
 from lshdesk.core.scan.scheme import choose_scheme
@@ -156,16 +156,23 @@ def sign_stage(
     family = make_family(sp)
     files = Listing()  # flat lists, not one object per file (see Listing)
     skipped: list[Skipped] = []
+    skipped_at: list[int] = []  # how many files were listed before each skipped one
     reading = ReadStage(files, params, family, cache)  # batches start while the listing goes on
     finished = False
+    report = 1000  # the listed entries at which the next progress report is due
     try:
-        for entry in walk(roots, params.corpus):
+        for entry in walk(roots, params.corpus, runs=True):  # plain text files come in runs, not stat-ed
             if isinstance(entry, SourceFile):
                 files.add(entry)
                 reading.listed(entry.size)
-            else:
+            elif isinstance(entry, Skipped):
                 skipped.append(entry)
-            if (len(files) + len(skipped)) % 1000 == 0:
+                skipped_at.append(len(files))
+            else:
+                files.add_run(entry)
+                reading.listed(-1, len(entry.paths))
+            if len(files) + len(skipped) >= report:
+                report += 1000
                 check_cancel(cancel)
                 yield Progress("listing", len(files), 0, clock())
         stage_t["listing"] = clock()
@@ -180,7 +187,7 @@ def sign_stage(
         roots=tuple(roots),
         params=params,
         docs=_documents(files, reading.kept, shingles),
-        skipped=skipped + reading.skipped,
+        skipped=in_walk_order(skipped, skipped_at, reading.skipped, reading.skipped_at),
         signatures=sigs,
         shingles=shingles,
         reference=tuple(reference),
@@ -225,7 +232,7 @@ def _documents(files: Listing, kept: list[int], shingles: ShingleBatch) -> Docum
     take = np.asarray(kept, dtype=np.int64)
     return Documents(
         paths=[files.paths[i] for i in kept],
-        rel=[files.rel[i] for i in kept],
+        rel=[files.rel_of(i) for i in kept],
         root=np.asarray(files.root, dtype=np.int64)[take],
         size=np.asarray(files.size, dtype=np.int64)[take],
         n_tokens=shingles.n_tokens,

@@ -29,7 +29,8 @@ from lshdesk.core.errors import check_cancel
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import ScanParams
 from lshdesk.core.scan.cache import SignatureCache, params_key
-from lshdesk.core.scan.frontend import BATCH_FILES, Listing, Prepared, full, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.frontend import BATCH_FILES, Prepared, full, read_and_sign_cached, read_and_sign_listed
+from lshdesk.core.scan.listed import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
@@ -38,7 +39,7 @@ from lshdesk.core.threads import wait_for
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
-WORKERS = 2  # threads that read and sign batches (system calls and compiled kernels run without the GIL)
+WORKERS = max(2, os.cpu_count() or 2)  # threads that read and sign batches (system calls and kernels: no GIL)
 READERS_WHILE_LISTING = max(1, min(WORKERS, (os.cpu_count() or 2) - 1))  # the listing thread needs a core
 
 
@@ -88,26 +89,29 @@ class ReadStage:
         self.use = CacheUse(cache, params, family) if cache is not None and cache.enabled else None
         self.store = ScanStore(params.signature.k, family.dtype)
         self.kept: list[int] = []  # the documents kept: indices into the listing, in its order
-        self.skipped: list[Skipped] = []  # files listed but not read, in listing order
+        self.skipped: list[Skipped] = []  # files listed but not read, batch by batch
+        self.skipped_at: list[int] = []  # the index of each in the listing
         self.done = 0  # files taken
         self.cached = 0  # documents whose signature came from the signature cache
         self.start = 0  # the first listed file not yet in a batch
         self.filling = 0  # bytes listed since ``start``
-        self.listed_bytes = self.taken_bytes = 0  # of the files listed, and of those in the batches taken
         self.cut: deque[range] = deque()  # batches cut from the listing, not yet handed to a thread
         self.in_flight: deque = deque()  # (future, the batch's listing range, its files worth caching, its cache hits)
         self.pool: ThreadPoolExecutor | None = None  # started by the first batch: none for an empty folder
         self.extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
 
-    def listed(self, size: int) -> None:
-        """The listing added a file of ``size`` bytes: cut a batch once it is full, take the batches finished, and
-        keep ``READERS_WHILE_LISTING`` threads reading."""
-        last = len(self.files) - 1
-        if full(last - self.start, self.filling, size, BATCH_FILES):
-            self.cut.append(range(self.start, last))
-            self.start, self.filling = last, 0
-        self.filling += size
-        self.listed_bytes += size
+    def listed(self, size: int, count: int = 1) -> None:
+        """The listing added a file of ``size`` bytes (or ``count`` files of a size not known: -1): cut a batch
+        once it is full, take the batches finished, and keep ``READERS_WHILE_LISTING`` threads reading. A file
+        of no known size fills a batch by its count only (its bytes are bounded as it is read: ``frontend``)."""
+        first = len(self.files) - count
+        if full(first - self.start, self.filling, max(size, 0), BATCH_FILES):
+            self.cut.append(range(self.start, first))
+            self.start, self.filling = first, 0
+        while len(self.files) - 1 - self.start >= BATCH_FILES:
+            self.cut.append(range(self.start, self.start + BATCH_FILES))
+            self.start, self.filling = self.start + BATCH_FILES, 0
+        self.filling += max(size, 0)
         while self.in_flight and self.in_flight[0][0].done():
             self._take(None)
         while self.cut and len(self.in_flight) < READERS_WHILE_LISTING:
@@ -160,11 +164,16 @@ class ReadStage:
     def _take(self, cancel: threading.Event | None) -> None:
         future, index, worth, hits = self.in_flight.popleft()
         prep, batch, sigs = wait_for(future, cancel)
-        sizes = self.files.size
-        self.taken_bytes += sum(sizes[i] for i in index)
-        ids = self.store.n_ids + len(batch.ids)  # as many ids a byte in the rest as so far, and a twentieth more
-        room = len(self.files), int(ids * self.listed_bytes / max(1, self.taken_bytes) * 1.05) + 1
-        self.kept += self.store.add(prep, batch, sigs, self.files.paths, self.skipped, room)
+        if prep.stamps is not None:
+            self.files.restamp(prep.ok, prep.stamps)  # sizes and times as the reader found them
+        ids = self.store.n_ids + len(batch.ids)  # as many ids a file in the rest as so far, and a twentieth more
+        room = len(self.files), int(ids * len(self.files) / (self.done + len(index)) * 1.05) + 1
+        kept = self.store.add(prep, batch, sigs, self.files.paths, self.skipped, room)
+        self.kept += kept
+        self.skipped_at += prep.skipped_at or []
+        if len(kept) < len(prep.ok):  # the store skipped those without words, after the batch's own
+            has = set(kept)
+            self.skipped_at += [i for i in prep.ok if i not in has]
         if self.use is not None:
             self.use.remember(self.files, prep, batch, sigs, worth, hits)
         self.done += len(index)

@@ -41,13 +41,14 @@ class OverlapBars(QWidget):
                     f"{side.matched:,} of {side.docs:,} ({share:.0%})",
                 )
             )
-            rows.append(
-                (
-                    f"{_short(side)}: shingles also in {_short(other)}",
-                    side.contained,
-                    f"{side.contained:.0%} of {side.shingles:,}",
+            if side.contained is not None:  # None: a cluster's scan kept no shingle sets here
+                rows.append(
+                    (
+                        f"{_short(side)}: shingles also in {_short(other)}",
+                        side.contained,
+                        f"{side.contained:.0%} of {side.shingles:,}",
+                    )
                 )
-            )
         return rows
 
     def paintEvent(self, event) -> None:

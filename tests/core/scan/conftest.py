@@ -21,8 +21,8 @@ def reads(monkeypatch) -> list[str]:
         read.append(os.path.basename(path))
         return real_bytes(path, max_bytes)
 
-    def spy_slurp(paths, index, sizes, formats):
-        got = real_slurp(paths, index, sizes, formats)
+    def spy_slurp(paths, index, sizes, formats, *rest):
+        got = real_slurp(paths, index, sizes, formats, *rest)
         if got is not None:
             read.extend(os.path.basename(paths[i]) for i, s in zip(index, got.state) if s != native.AGAIN)
         return got

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from core_helpers import make_words, mutate, write_tree
 
+from lshdesk.core.corpus.listing import FileRun
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence.export import to_json
 from lshdesk.core.scan import pipeline, reader
@@ -35,8 +36,10 @@ def test_reading_starts_while_the_listing_goes_on_and_gives_the_same_result(fold
 
     def slow_walk(*args, **kwargs):
         for entry in real_walk(*args, **kwargs):
-            time.sleep(0.002)  # a slow disk: the listing takes about half a second
-            yield entry
+            one_by_one = [FileRun(entry.root, [p], entry.cut) for p in getattr(entry, "paths", ())]
+            for one in one_by_one if isinstance(entry, FileRun) else [entry]:
+                time.sleep(0.002)  # a slow disk, a file at a time: the listing takes about half a second
+                yield one
         events.append(("listed", time.perf_counter()))
 
     def spy_read(*args, **kwargs):
