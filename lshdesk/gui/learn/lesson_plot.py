@@ -28,6 +28,19 @@ class Plot(pg.PlotWidget):
         watch_palette(self, self.restyle)
         add_export_action(self, self.export, name, "Export the plot")
 
+    def legend_below(self, columns: int = 3) -> pg.LegendItem:
+        """A legend in its own row under the plot (it never covers a curve, at any zoom), in the exports too."""
+        item = self.getPlotItem()
+        legend = pg.LegendItem(offset=None, colCount=columns)
+        item.layout.addItem(legend, 4, 1)
+        item.legend = legend  # the plot's named items go into it, and apply_font sizes it
+        for data in item.listDataItems():  # those named before the legend was made
+            if data.name():
+                legend.addItem(data, data.name())
+        self.restyle()
+        self.apply_font()
+        return legend
+
     def addLegend(self, *args, **kwargs):
         legend = self.getPlotItem().addLegend(*args, **kwargs)
         self.restyle()

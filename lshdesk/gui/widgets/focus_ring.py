@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -43,7 +43,8 @@ class FocusRing(QWidget):
         nowhere), so the ring marks where Tab, a shortcut or the arrows went."""
         inside = new is not None and new is not self.window() and new.window() is self.window()
         by_mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
-        self.target = new if inside and old is not None and not by_mouse else None
+        control = new is not None and bool(new.focusPolicy() & Qt.FocusPolicy.TabFocus)  # not a page given focus
+        self.target = new if inside and control and old is not None and not by_mouse else None
         self.follow()
 
     def follow(self) -> None:
@@ -53,8 +54,12 @@ class FocusRing(QWidget):
             self.hide()
             self._timer.stop()
             return
-        top_left = t.mapTo(self.window(), QPoint(0, 0))
-        rect = QRect(top_left, t.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
+        seen = t.visibleRegion().boundingRect()  # a control scrolled out of its page has none: no ring over the text
+        if seen.isEmpty():
+            self.hide()
+            return
+        top_left = t.mapTo(self.window(), seen.topLeft())
+        rect = QRect(top_left, seen.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
         if rect != self.geometry():
             self.setGeometry(rect)
         self.show()
