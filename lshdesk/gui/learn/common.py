@@ -100,6 +100,18 @@ class LessonPage(QScrollArea):
         """The widgets a projector does without (the intro; a page adds its notes and exercises)."""
         return [self.intro, *(w for w in (getattr(self, "exercises", None),) if w is not None)]
 
+    def show_figure(self) -> None:
+        """Scroll so that the whole figure is on screen (its top when it is taller than the page). Not
+        ensureWidgetVisible: it asks a plot (a graphics view) for its input cursor and finds nothing to scroll to."""
+        if self.figure is None:
+            return
+        top = self.figure.mapTo(self.widget(), self.figure.rect().topLeft()).y()
+        bar, seen = self.verticalScrollBar(), self.viewport().height()
+        if top < bar.value() or self.figure.height() > seen:
+            bar.setValue(top)
+        elif top + self.figure.height() > bar.value() + seen:
+            bar.setValue(top + self.figure.height() - seen)
+
     def present(self, on: bool) -> None:
         """Presentation mode on or off for this page: the reading parts hidden on, shown again off."""
         self.presenting = on

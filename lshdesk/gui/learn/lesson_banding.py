@@ -57,6 +57,8 @@ INTRO = (
 )
 VERDICT_BG = {"found": None, "missed": MISSED, "false positive": FALSE_POSITIVE, "": None}  # found: bold
 STORY = ("strict", "balanced", "loose")  # what → and ← step through
+ROOM_LINES = 22  # the grid's room: summary, a header and eight rows, the legend; the rest goes to the table
+ROOM_LINES_PRESENTING = 15  # at 3.5 % of the screen a line is 1/24 of it: the grid scrolls inside, on screen
 MAX_ROWS = 200
 
 
@@ -99,9 +101,7 @@ class BandingLesson(LessonPage):
         self.pairs.setMinimumHeight(150)
         self.pairs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it is as wide as its columns
         self.grid = lesson_grid(0)
-        self.room = GridRoom(
-            22
-        )  # summary, a header and eight rows, the legend: the rest of the height goes to the table
+        self.room = GridRoom(ROOM_LINES)
         self.room.layout().addWidget(self.grid)
         self.exercises = ExerciseBox(banding_exercises(t.LESSON_PARAMS.seed, t.SIMILAR_CUTOFF))
         self.exercises.make_foldable()  # folded under the table, so that the lesson fits 1280 x 800 without scrolling
@@ -134,6 +134,7 @@ class BandingLesson(LessonPage):
 
     def present(self, on: bool) -> None:
         super().present(on)
+        self.room.set_lines(ROOM_LINES_PRESENTING if on else ROOM_LINES)  # the grid within a projector's screen
         self.note.setVisible(not on and not (self.use_files is not None and self.use_files.isChecked()))
 
     def step_forward(self) -> None:

@@ -147,20 +147,20 @@ class SCurveLesson(LessonPage):
         self.one_slot = self.plot.plot(
             self.js, self.js, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DashLine), name="one slot: P = J"
         )
-        self.curve = self.plot.plot(name="P(J) = 1 − (1 − J^r)^b")
-        self.points = pg.ScatterPlotItem(size=8, symbol="o", name="pairs of documents")
+        self.curve = self.plot.plot(name="P(J)")
+        self.points = pg.ScatterPlotItem(size=8, symbol="o", name="pairs")
         self.steep_mark = pg.ScatterPlotItem(size=15, symbol="d", name="steepest point")
-        self.half_mark = pg.ScatterPlotItem(size=13, symbol="s", name="half-way: P = ½")
+        self.half_mark = pg.ScatterPlotItem(size=13, symbol="s", name="P = ½")
         for item in (self.points, self.steep_mark, self.half_mark):
             self.plot.addItem(item)
-        self.line = pg.InfiniteLine(angle=90, label="", labelOpts={"position": 0.12})
+        self.line = pg.InfiniteLine(angle=90, label="", labelOpts={"position": 0.93})  # P there is about 0.65
         self.plot.addItem(self.line)
         self.t_line = pg.InfiniteLine(angle=90, label="", labelOpts={"position": 0.88})
         self.plot.addItem(self.t_line)
-        legend = self.plot.legend_below(3)
+        legend = self.plot.legend_below(4)
         self.line_key, self.t_key = pg.PlotDataItem(), pg.PlotDataItem()  # the vertical lines' keys in the legend
-        legend.addItem(self.line_key, "the book's threshold (1/b)^(1/r)")
-        legend.addItem(self.t_key, "your cut-off t")
+        legend.addItem(self.line_key, "book's threshold")
+        legend.addItem(self.t_key, "cut-off t")
         self.figure = self.plot
 
     def restyle(self) -> None:
@@ -183,6 +183,14 @@ class SCurveLesson(LessonPage):
         self.t_line.label.fill = pg.mkBrush(c.fill(200))
         self.t_line.label.update()
 
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange and hasattr(self, "half_mark"):
+            line = self.fontMetrics().height()  # the marks as large as the text (a projector)
+            self.points.setSize(max(8, line * 0.45))
+            self.steep_mark.setSize(max(15, line * 0.8))
+            self.half_mark.setSize(max(13, line * 0.7))
+
     def reset(self) -> None:
         self.cutoff.setValue(t.SIMILAR_CUTOFF)
         self.k_box.setValue(16)
@@ -198,7 +206,7 @@ class SCurveLesson(LessonPage):
         self.set_scheme(choice.bands, choice.rows)
 
     def reading(self) -> list[QWidget]:
-        return [*super().reading(), self.pairs_label]
+        return [*super().reading(), self.formula, self.pairs_label]
 
     def step_forward(self) -> None:
         self._story(+1)
@@ -256,7 +264,9 @@ class SCurveLesson(LessonPage):
         self.line.label.setFormat(f"book's threshold ≈ {to_fixed(pts.book, 3)}")
         self.t_line.setValue(cut)
         self.t_line.label.setFormat(f"cut-off t = {to_fixed(cut, 2)}")
-        self.t_line.label.setPosition(0.12 if float(probability(cut, b, r)) > 0.5 else 0.88)  # clear of the curve
+        # the labels sit left of their lines, where the (rising) curve is below P at the line: high up is clear of
+        # it, unless P there is already high (then low down is)
+        self.t_line.label.setPosition(0.12 if float(probability(cut, b, r)) > 0.72 else 0.80)
         steep = [] if pts.steepest is None else [pts.steepest]
         self.steep_mark.setData(steep, [float(probability(x, b, r)) for x in steep])
         self.half_mark.setData([pts.half], [0.5])

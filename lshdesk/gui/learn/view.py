@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -210,6 +210,7 @@ class LearnView(QWidget):
             if w.styleSheet():
                 w.setFont(font)
         self._fit_list()
+        self._keep_figure_in_view()
 
     def set_presentation(self, on: bool) -> None:
         """The lesson alone, full screen, its text at 3.5 % of the screen's height; off restores all of it."""
@@ -228,8 +229,7 @@ class LearnView(QWidget):
             if window is not self:
                 window.setWindowState(self._window_state | Qt.WindowState.WindowFullScreen)
             self._chrome.fold(self)
-            screen = window.screen() or self.screen()
-            self._present_zoom = presentation_zoom(self._base_px, screen.geometry().height() if screen else 0)
+            self._present_zoom = presentation_zoom(self._base_px, self.screen_height())
         else:
             self._chrome.unfold()
             if window is not self:
@@ -241,6 +241,17 @@ class LearnView(QWidget):
         if on:
             self.current_page().setFocus(Qt.FocusReason.OtherFocusReason)  # the keys act on the lesson at once
         self.presentation_changed.emit(on)
+
+    def screen_height(self) -> int:
+        """The height of the screen the window is on (what presentation text is sized against)."""
+        screen = self.window().screen() or self.screen()
+        return screen.geometry().height() if screen is not None else 0
+
+    def _keep_figure_in_view(self) -> None:
+        """In presentation, scroll the page so that its figure is on screen (after the layout has settled)."""
+        page = self.current_page()
+        if self.presenting and page.figure is not None:
+            QTimer.singleShot(100, page.show_figure)
 
     def _ancestors(self, kind: type) -> list:
         out, w = [], self.parentWidget()
@@ -262,6 +273,7 @@ class LearnView(QWidget):
             self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole)))
             if self.presenting:
                 self.current_page().setFocus(Qt.FocusReason.OtherFocusReason)
+                self._keep_figure_in_view()
 
     def show_page(self, page: QWidget) -> None:
         """Open one lesson or experiment page."""
