@@ -92,6 +92,10 @@ class LessonPage(QScrollArea):
     def reset(self) -> None:
         """Back to the lesson's defaults."""
 
+    def parameters(self) -> dict[str, str]:
+        """What the page shows now, by name (for its handout)."""
+        return {}
+
     # --- presentation: the figure and its story on screen, the reading (intro, notes, exercises) folded away -------
     figure: QWidget | None = None  # what must stay on screen in presentation mode (a plot, a table, a grid)
     presenting = False

@@ -129,6 +129,16 @@ class BandingLesson(LessonPage):
         if hasattr(self, "outcome"):
             self.update_scheme()
 
+    def parameters(self) -> dict[str, str]:
+        b = self.banding()
+        return {
+            "documents": self.data_name,
+            "scheme": scheme_text(b.bands, b.rows),
+            "hash family": f"article, seed {self.seed.value()}, k = 16",
+            "cut-off t": f"{self.cutoff.value():g}",
+            "candidates": ", ".join(f"{a}–{c}" for a, c in sorted(self.candidate_pairs())) or "none",
+        }
+
     def reading(self) -> list[QWidget]:
         return [*super().reading(), self.note]
 

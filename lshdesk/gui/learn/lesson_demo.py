@@ -59,7 +59,8 @@ class DemoLesson(SetsLesson):
         self._hide_result()
 
     def build_rest(self) -> None:
-        self.body.addWidget(formula_box(HOW))
+        self.how = formula_box(HOW)
+        self.body.addWidget(self.how)
         self.run_button = QPushButton("Run MinHash + LSH")
         self.back_button = QPushButton("◂ Previous band")
         self.forward_button = QPushButton("Next band ▸")
@@ -93,7 +94,7 @@ class DemoLesson(SetsLesson):
         self.forward_button.clicked.connect(self.step_forward)
 
     def reading(self) -> list[QWidget]:
-        return [*super().reading(), self.estimate_label]
+        return [*super().reading(), self.how, self.estimate_label]
 
     def present(self, on: bool) -> None:
         super().present(on)
@@ -130,6 +131,10 @@ class DemoLesson(SetsLesson):
             return line
         chance = float(probability(len(a & b) / len(a | b), t.DEMO_B, t.DEMO_R))
         return line + "<br>" + muted_html(f"&nbsp;&nbsp;chance to become candidates: {to_fixed(chance, 2)}")
+
+    def parameters(self) -> dict[str, str]:
+        shown = bands_text(self.shown) if self.result is not None else "not run yet"
+        return {**super().parameters(), "scheme": f"K = {t.DEMO_K}, {t.DEMO_B} bands × {t.DEMO_R} rows", "shown": shown}
 
     # --- intents ------------------------------------------------------------------------------------------------
     def toggle(self, i: int, x: int) -> None:

@@ -205,6 +205,15 @@ class SCurveLesson(LessonPage):
         choice = optimal_banding(self.cutoff.value(), self.k_box.value(), fp_weight=1 - w, fn_weight=w)
         self.set_scheme(choice.bands, choice.rows)
 
+    def parameters(self) -> dict[str, str]:
+        b, r = self.b_slider.value(), self.r_slider.value()
+        return {
+            "scheme": f"{scheme_text(b, r)}, k = {b * r}",
+            "points": points_text(b, r),
+            "cut-off t": f"{self.cutoff.value():.2f}",
+            "pairs on the curve": self.names,
+        }
+
     def reading(self) -> list[QWidget]:
         return [*super().reading(), self.formula, self.pairs_label]
 

@@ -82,6 +82,9 @@ class SetsLesson(LessonPage):
         self.top.setDirection(QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom)
         super().resizeEvent(event)
 
+    def parameters(self) -> dict[str, str]:
+        return {f"S{i + 1}": "{" + ", ".join(self.words[x] for x in sorted(s)) + "}" for i, s in enumerate(self.sets)}
+
     # --- intents ------------------------------------------------------------------------------------------------
     def toggle(self, i: int, x: int) -> None:
         self.sets[i] ^= {x}

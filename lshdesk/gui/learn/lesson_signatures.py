@@ -118,6 +118,16 @@ class SignaturesLesson(LessonPage):
         self.shingles.changed.connect(self.update_pair)
         self.use_my_files(False)
 
+    def parameters(self) -> dict[str, str]:
+        texts, names = self.texts()
+        return {
+            "A": f"{names[0]}: {texts[0]}",
+            "B": f"{names[1]}: {texts[1]}",
+            "shingles": str(self.shingles.spec()),
+            "hash family": f"article, seed {self.seed.value()}, k = {self.k.value()}",
+            "estimate": f"{self.matches} of {self.k.value()} slots agree; exact J = {self.jaccard:.3f}",
+        }
+
     def _build_tries(self) -> None:
         """The 'Try:' buttons (the paraphrase, the exact repeat, an unrelated pair) and Reset."""
         self.tries = QWidget()

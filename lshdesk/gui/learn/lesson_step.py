@@ -146,6 +146,13 @@ class StepLesson(LessonPage):
         if hasattr(self, "st"):
             self.show_step()
 
+    def parameters(self) -> dict[str, str]:
+        return {
+            "sentence": self.text.text(),
+            "hash family": f"article, seed {self.seed.value()}, k = {self.st.k}",
+            "step": f"hash function h{self.fn}, {self.seen} of {len(self.st.shingles)} words seen",
+        }
+
     # --- the walk ------------------------------------------------------------------------------------------------
     def reset(self) -> None:
         for w in (self.sample, self.text, self.seed, self.k):

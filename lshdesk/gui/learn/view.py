@@ -10,9 +10,11 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSlider,
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTabWidget,
@@ -20,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.errors import LshdeskError
 from lshdesk.gui.learn.common import LessonPage
 from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
+from lshdesk.gui.learn.handout import export_handout
 from lshdesk.gui.learn.lesson_banding import BandingLesson
 from lshdesk.gui.learn.lesson_demo import DemoLesson
 from lshdesk.gui.learn.lesson_scurve import SCurveLesson
@@ -106,6 +110,10 @@ class LearnView(QWidget):
             action.toggled.connect(button.setChecked)
             zoom.addWidget(button, 1 if action is self.presentation_action else 0)
         side.addLayout(zoom)
+        handout = QPushButton("Handout…")
+        handout.setToolTip(self.handout_action.toolTip())
+        handout.clicked.connect(self.handout_action.trigger)
+        side.addWidget(handout)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.side)
@@ -186,10 +194,33 @@ class LearnView(QWidget):
         self.zoom_in_action = action("Zoom &in", "A+", ["Ctrl+=", "Ctrl++"], "Larger text, tables and plots (Ctrl+=)")
         self.zoom_out_action = action("Zoom &out", "A−", ["Ctrl+-"], "Smaller text, tables and plots (Ctrl+-)")
         self.zoom_reset_action = action("&Actual size", "A", ["Ctrl+0"], "Back to the normal size (Ctrl+0)")
+        self.handout_action = action(
+            "&Handout…",
+            "Handout…",
+            [],  # (Ctrl+P shows the corpus panel)
+            "This page as one printable page, HTML or PDF, its answers on a page of their own",
+        )
+        self.handout_action.triggered.connect(self.choose_handout)
         self.presentation_action.toggled.connect(self.set_presentation)
         self.zoom_in_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(+1)))
         self.zoom_out_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(-1)))
         self.zoom_reset_action.triggered.connect(lambda: self.set_zoom(self._present_zoom if self.presenting else 1.0))
+
+    def choose_handout(self) -> None:
+        """Ask where to save the page's handout (HTML or PDF) and write it; a failure is shown in a message box."""
+        page = self.current_page()
+        name = page.plain_title.lower().replace(" ", "_").replace("'", "")
+        path, chosen = QFileDialog.getSaveFileName(
+            self, "Save the page's handout", f"{name}.html", "HTML page (*.html);;PDF document (*.pdf)"
+        )
+        if not path:
+            return
+        if not path.lower().endswith((".html", ".pdf")):
+            path += ".pdf" if "pdf" in chosen else ".html"
+        try:
+            export_handout(page, path)
+        except (OSError, LshdeskError) as e:
+            QMessageBox.warning(self, "Handout not saved", f"{path}: {e}")
 
     def zoom_steps(self) -> tuple[float, ...]:
         """The zooms Ctrl+- / Ctrl+= step through: around the presentation zoom while presenting."""

@@ -147,3 +147,26 @@ def test_one_word_for_the_users_cut_off_and_a_legend_on_every_page(view):
         plot = getattr(page, "plot", None)
         legend = plot is not None and plot.getPlotItem().legend is not None and plot.getPlotItem().legend.items
         assert legend or "Colours:" in texts or "Chips:" in texts or "the slot agrees" in texts, page.plain_title
+
+
+def test_each_page_exports_a_handout_with_its_figure_and_the_answers_apart(view, qtbot, tmp_path):
+    from lshdesk.gui.learn.handout import export_handout
+
+    scurve = view.scurve
+    view.show_page(scurve)
+    scurve.set_scheme(20, 5)
+    qtbot.wait(50)
+    export_handout(scurve, str(tmp_path / "s.html"))
+    text = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert "5 · The S-curve" in text and "data:image/png;base64," in text and "20 bands × 5 rows, k = 100" in text
+    questions, answers = text.split("class='answers'")
+    for ex in scurve.exercises.exercises:  # every question on the sheet, every answer only after the page break
+        assert ex.question.split("?")[0] in questions.replace("&gt;", ">").replace("&lt;", "<")
+        assert ex.answer[:40] not in questions and ex.answer[:40] in answers
+    assert "page-break-before: always" in text
+    export_handout(scurve, str(tmp_path / "s.pdf"))
+    assert (tmp_path / "s.pdf").read_bytes()[:5] == b"%PDF-" and (tmp_path / "s.pdf").stat().st_size > 20_000
+    for page in view.pages:  # every page has one, figure drawn or not
+        view.show_page(page)
+        export_handout(page, str(tmp_path / "p.html"))
+        assert page.title.accessibleName() in (tmp_path / "p.html").read_text(encoding="utf-8")
