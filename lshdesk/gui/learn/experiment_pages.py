@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import threading
 from collections.abc import Callable, Generator
@@ -118,7 +119,7 @@ class ErrorPage(ExperimentPage):
         )
         rows = rows.replace("<td>nan</td>", "<td>–</td>")
         self.table.setText(
-            f"<p>{res.n_pairs} pairs × {res.n_seeds} seeds on {self.data_name}.</p>"
+            f"<p>{res.n_pairs} pairs × {res.n_seeds} seeds on {html.escape(self.data_name)}.</p>"
             "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
             "<tr><th>k</th><th>measured error</th><th>spread over seeds</th><th>theory</th><th>entry</th>"
             "<th>error(k/4) ÷ error(k)</th></tr>" + rows + "</table>"
@@ -212,7 +213,7 @@ class BandingPage(ExperimentPage):
         ref = np.array([e[0] for e in entry] + [e[1] for e in entry]) if on_sample else np.full(len(pos), np.nan)
         self.entry.setData(pos[~np.isnan(ref)], ref[~np.isnan(ref)])
         legend = self.plot.plotItem.legend
-        listed = any(item is self.entry for item, _ in legend.items)
+        listed = any(sample.item is self.entry for sample, _ in legend.items)
         if on_sample and not listed:
             legend.addItem(self.entry, f"{ENTRY} (200 seeds)")
         elif not on_sample and listed:
@@ -247,7 +248,7 @@ class BandingPage(ExperimentPage):
             )
         self.table.setText(
             f"<p>{res.n_similar // res.n_seeds} similar and {res.n_dissimilar // res.n_seeds} dissimilar pairs "
-            f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {self.data_name}.{warn}</p>"
+            f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {html.escape(self.data_name)}.{warn}</p>"
             "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
             "<tr><th>scheme</th><th>recall</th><th>false-positive rate</th><th>S-curve expects</th><th>entry</th></tr>"
             + rows
@@ -268,7 +269,8 @@ def _title(page: ExperimentPage, what: str) -> str:
 
 
 def _pct(v: float, digits: int) -> str:
-    return percent_text(v, digits)
+    """A share for the rich-text table, escaped ('< 0.0001 %' would swallow the rest of the row)."""
+    return html.escape(percent_text(v, digits), quote=False)
 
 
 def _entry(name: str) -> str:

@@ -55,7 +55,7 @@ MAX_B, MAX_R = 64, 32
 
 
 class SCurveLesson(LessonPage):
-    """Sliders for b and r, the curve, the threshold line, and the sample pairs (or the user's) on the curve."""
+    """Sliders for b and r, the curve, its named points, the cut-off, and the sample pairs (or the user's) on it."""
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("The S-curve", INTRO, parent)
@@ -110,6 +110,7 @@ class SCurveLesson(LessonPage):
         self.body.addLayout(presets)
         self.formula = formula_box("")
         self.threshold_label = QLabel()
+        self.threshold_label.setTextFormat(Qt.TextFormat.RichText)  # its values are escaped: never shown as '&lt;'
         self.threshold_label.setWordWrap(True)
         keep_color(self.threshold_label, ACCENT, "font-weight:600")
         self.body.addWidget(self.formula)

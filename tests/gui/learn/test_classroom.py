@@ -170,3 +170,24 @@ def test_each_page_exports_a_handout_with_its_figure_and_the_answers_apart(view,
         view.show_page(page)
         export_handout(page, str(tmp_path / "p.html"))
         assert page.title.accessibleName() in (tmp_path / "p.html").read_text(encoding="utf-8")
+
+
+def test_the_sweep_table_shows_tiny_shares_and_its_legend_names_only_what_is_drawn(view, qtbot):
+    page = view.sweep
+    view.show_page(page)
+    page.seeds.setValue(3)
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
+    text = plain(page.table.text())
+    assert "< 0.0001 %" in text and "0.000000" not in text  # strict's expected false positives at J ≤ 0.18
+    assert all(f"{name} " in text for name in ("strict", "balanced", "loose")) and "34% / 0.0%" in text
+    assert "(the table above)" in text and "shows how many" not in text  # the note no longer points to itself
+    names = [label.text for _, label in page.plot.plotItem.legend.items]
+    assert any("entry" in n for n in names)
+    view.set_corpus(lambda: [(f"d{i}.txt", f"w{i} shared words here and there {i}") for i in range(4)])
+    page.files_radio.setChecked(True)
+    page.result = None
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
+    assert len(page.entry.data) == 0  # no diamond drawn beside the files
+    assert not any("entry" in label.text for _, label in page.plot.plotItem.legend.items)
