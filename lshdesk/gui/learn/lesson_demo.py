@@ -6,7 +6,7 @@ import math
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QPushButton, QTableWidgetItem, QWidget
+from PySide6.QtWidgets import QPushButton, QTableWidgetItem, QVBoxLayout, QWidget
 
 from lshdesk.core.scurve import probability
 from lshdesk.core.teaching import facts
@@ -76,7 +76,6 @@ class DemoLesson(SetsLesson):
         buttons.addWidget(self.export_button)
         self.body.addLayout(buttons)
         self.table = band_table(len(self.sets))
-        self.figure = self.table
         self.buckets_label = rich_label("")
         self.estimate_label = formula_box("")
         self.status = rich_label("")
@@ -84,8 +83,13 @@ class DemoLesson(SetsLesson):
         self.caption = rich_label("")
         self.legend = rich_label("")
         self._caption()
-        for w in (self.caption, self.table, self.legend, self.buckets_label, self.status, self.estimate_label):
-            self.body.addWidget(w)
+        self.figure = QWidget()  # what presentation keeps on screen: the table with its caption, legend and buckets
+        box = QVBoxLayout(self.figure)
+        box.setContentsMargins(0, 0, 0, 0)
+        for w in (self.caption, self.legend, self.table, self.buckets_label, self.status):
+            box.addWidget(w)
+        self.body.addWidget(self.figure)
+        self.body.addWidget(self.estimate_label)
         self.exercises = ExerciseBox(lesson_exercises("demo"))
         self.body.addWidget(self.exercises)
         self.body.addStretch(1)
@@ -164,7 +168,7 @@ class DemoLesson(SetsLesson):
             f"S{i + 1} = {{{', '.join(self.words[x] for x in sorted(s))}}}" for i, s in enumerate(self.sets)
         )
         title = f"Article demo, K = {t.DEMO_K}, {t.DEMO_B} bands × {t.DEMO_R} rows, {bands_text(self.shown)}: {sets}"
-        export_widget(self.table, path, title)
+        export_widget(self.table, path, title)  # the table alone, as the article draws its buckets
 
     def step_forward(self) -> None:
         if self.result is None:
