@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -54,12 +54,8 @@ class FocusRing(QWidget):
             self.hide()
             self._timer.stop()
             return
-        seen = t.visibleRegion().boundingRect()  # a control scrolled out of its page has none: no ring over the text
-        if seen.isEmpty():
-            self.hide()
-            return
-        top_left = t.mapTo(self.window(), seen.topLeft())
-        rect = QRect(top_left, seen.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
+        top_left = t.mapTo(self.window(), QPoint(0, 0))
+        rect = QRect(top_left, t.size()).adjusted(-WIDTH, -WIDTH, WIDTH, WIDTH)
         if rect != self.geometry():
             self.setGeometry(rect)
         self.show()
