@@ -51,6 +51,10 @@ EXPERIMENTS: list[tuple[str, str, PageMaker]] = [
     ("Error versus k", "error", ErrorPage),
     ("Recall and false positives", "sweep", BandingPage),
 ]
+SECTIONS: list[tuple[str, list[tuple[str, str, PageMaker]], bool]] = [  # (heading, pages, numbered as lessons)
+    ("Lessons", LESSONS, True),
+    ("Experiments", EXPERIMENTS, False),
+]
 
 
 class _PageList(QListWidget):
@@ -126,22 +130,24 @@ class LearnView(QWidget):
         self._fit_list()
 
     def _build_pages(self) -> None:
-        """The list (two headings, numbered lessons, experiments) and one page on the stack each."""
-        for heading, entries in (("Lessons", LESSONS), ("Experiments", EXPERIMENTS)):
+        """The list (a heading per section, the lessons numbered on across sections) and one page each."""
+        n = 0
+        for heading, entries, numbered in SECTIONS:
             item = QListWidgetItem(heading)
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             font = item.font()
             font.setBold(True)
             item.setFont(font)
             self.list.addItem(item)
-            for n, (title, name, make) in enumerate(entries, 1):
+            for title, name, make in entries:
                 page = make(self.source)
-                if entries is LESSONS:
+                if numbered:
+                    n += 1
                     page.number(n)
                 setattr(self, name, page)
                 self.pages.append(page)
                 self.stack.addWidget(page)
-                item = QListWidgetItem(f"{n}  {title}" if entries is LESSONS else title)
+                item = QListWidgetItem(f"{n}  {title}" if numbered else title)
                 item.setData(Qt.ItemDataRole.UserRole, name)
                 self.list.addItem(item)
                 for kind in (QAbstractSlider, QComboBox):
