@@ -23,7 +23,8 @@ def probability(j: npt.ArrayLike, bands: int | np.ndarray, rows: int | np.ndarra
 
 
 def threshold(bands: int, rows: int) -> float:
-    """The similarity where the curve is steepest, approximately: ``(1/b)**(1/r)``."""
+    """MMDS's approximate threshold ``(1/b)**(1/r)``: roughly where the curve rises (it is steepest at
+    ``((r-1)/(r*b-1))**(1/r)`` and crosses 1/2 at ``(1-2**(-1/b))**(1/r)``: see ``teaching.curve_points``)."""
     return (1.0 / bands) ** (1.0 / rows)
 
 

@@ -173,7 +173,7 @@ def test_lesson_colours_read_in_dark(qtbot, dark):
     view.resize(1100, 800)
     view.show()
     try:
-        view.sets.run()
+        view.demo.run()
         for _ in range(4):
             view.step.next_word()
         view.banding.radios["loose"].setChecked(True)  # found, missed and false positives all shown

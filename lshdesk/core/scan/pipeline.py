@@ -147,10 +147,7 @@ def sign_stage(
     if roots and all(is_dataset_root(r) for r in roots):  # each row a document (corpus.datasets)
         return (yield from _sign_rows(roots, params, cancel, reference))
     t0 = time.perf_counter()
-
-    def clock() -> float:
-        return time.perf_counter() - t0
-
+    clock = stopwatch()
     stage_t: dict[str, float] = {}
     sp = params.signature
     family = make_family(sp)

@@ -47,13 +47,25 @@ def prob_text(p: float, digits: int = 3) -> str:
     return to_fixed(p, digits)
 
 
+def prob_is(p: float, digits: int = 3) -> str:
+    """' = 0.123', ' > 0.999' or ' < 0.001': a probability after its name, never 'P = > 0.999'."""
+    text = prob_text(p, digits)
+    return f" {text}" if text[0] in "<>" else f" = {text}"
+
+
+PERCENT_DIGITS = 4  # the most decimals a share is written with; anything smaller reads '< 0.0001 %'
+
+
 def percent_text(share: float, digits: int = 1) -> str:
-    """A share as a percentage with enough digits that a small non-zero share does not read 0 (0.0002 -> '0.02 %')."""
+    """A share as a percentage with enough digits that a small non-zero share does not read 0 (0.0002 -> '0.02 %');
+    below 0.0001 % it says so ('< 0.0001 %') rather than print a row of zeros."""
     if math.isnan(share):
         return "–"
     pct = 100.0 * share
     if pct == 0:
         return "0 %"
-    while digits < 6 and float(to_fixed(pct, digits)) == 0.0:
+    while digits < PERCENT_DIGITS and float(to_fixed(pct, digits)) == 0.0:
         digits += 1
+    if float(to_fixed(pct, digits)) == 0.0:
+        return f"< {10.0**-PERCENT_DIGITS:.{PERCENT_DIGITS}f} %"
     return f"{to_fixed(pct, digits)} %"

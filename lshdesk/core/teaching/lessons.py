@@ -135,7 +135,7 @@ SIMILAR_CUTOFF = 0.5
 
 
 def is_similar(j: npt.ArrayLike, cutoff: float = SIMILAR_CUTOFF) -> npt.NDArray[np.bool_]:
-    """What the lessons call similar: exact Jaccard at or above the user's threshold t (never the S-curve's
+    """What the lessons call similar: exact Jaccard at or above the user's cut-off t (never the S-curve's
     (1/b)^(1/r), which only approximates where a scheme starts making candidates). The one definition every
     lesson and experiment uses: a candidate that is not similar is a false positive (the exact check drops it),
     a similar pair that is no candidate is missed."""

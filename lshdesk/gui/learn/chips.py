@@ -27,6 +27,16 @@ def chip_css() -> str:
     )
 
 
+def legend_html() -> str:
+    """What the chips' two looks mean."""
+    (bg, border, text), (on_bg, on_text, _) = CHIPS[is_dark()]
+    chip = lambda b, c, w: f"<span style='background:{b}; color:{c}'>&nbsp;{w}&nbsp;</span>"  # noqa: E731
+    return (
+        f"<b>Chips:</b> {chip(on_bg, on_text, 'strong')} the word is in the set &nbsp; "
+        f"{chip(bg, text, 'pale')} it is not"
+    )
+
+
 def parse_words(text: str) -> list[str]:
     """The students' own words (spaces or commas between), distinct, at most 20; the article's fill the rest."""
     own = list(dict.fromkeys(w for w in re.split(r"[\s,;]+", text.strip().lower()) if w))[: len(t.UNIVERSE)]

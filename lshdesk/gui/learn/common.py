@@ -6,7 +6,7 @@ import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
@@ -58,6 +58,7 @@ class LessonPage(QScrollArea):
         self.body = QVBoxLayout(inner)
         self.body.setContentsMargins(16, 10, 16, 10)
         self.body.setSpacing(8)
+        self.plain_title = title
         self.title = QLabel(f"<h2 style='margin:0'>{esc(title)}</h2>")
         self.title.setAccessibleName(title)
         self.title.setWordWrap(True)  # a long title wraps at a large font rather than widening the page
@@ -68,15 +69,17 @@ class LessonPage(QScrollArea):
         self.setWidget(inner)
         self.use_files: QCheckBox | None = None
         watch_palette(self, self.restyle)
-        if self.steps:
-            self._add_step_keys()
+
+    def number(self, n: int) -> None:
+        """Title the page as lesson n (the Learn view numbers the lessons in its order)."""
+        name = self.plain_title
+        self.title.setText(f"<h2 style='margin:0'>{n} · {esc(name)}</h2>")
+        self.title.setAccessibleName(f"{n} · {name}")
 
     def restyle(self) -> None:
         """The palette changed (light / dark): pages whose HTML carries colours show it again."""
 
-    # --- stepping: a page that steps sets ``steps`` and provides step_back / step_forward / step_home -----------------
-    steps = False
-
+    # --- stepping: every lesson steps through its story (Left / Right / Home, sent by the Learn view) --------------
     def step_back(self) -> None:
         """One step back (Left)."""
 
@@ -89,14 +92,36 @@ class LessonPage(QScrollArea):
     def reset(self) -> None:
         """Back to the lesson's defaults."""
 
-    def _add_step_keys(self) -> None:
-        """Left / Right / Home step the lesson from anywhere on its page, except in a control that uses the key
-        itself (a text field or a spin box claims it first)."""
-        keys = {Qt.Key.Key_Left: self.step_back, Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_Home: self.step_home}
-        for key, slot in keys.items():
-            shortcut = QShortcut(QKeySequence(key), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)
+    def parameters(self) -> dict[str, str]:
+        """What the page shows now, by name (for its handout)."""
+        return {}
+
+    # --- presentation: the figure and its story on screen, the reading (intro, notes, exercises) folded away -------
+    figure: QWidget | None = None  # what must stay on screen in presentation mode (a plot, a table, a grid)
+    presenting = False
+
+    def reading(self) -> list[QWidget]:
+        """The widgets a projector does without (the intro; a page adds its notes and exercises)."""
+        return [self.intro, *(w for w in (getattr(self, "exercises", None),) if w is not None)]
+
+    def show_figure(self) -> None:
+        """Scroll so that the whole figure is on screen (its top when it is taller than the page). Not
+        ensureWidgetVisible: it asks a plot (a graphics view) for its input cursor and finds nothing to scroll to."""
+        inner = self.widget()
+        if self.figure is None or inner is None:
+            return
+        top = self.figure.mapTo(inner, self.figure.rect().topLeft()).y()
+        bar, seen = self.verticalScrollBar(), self.viewport().height()
+        if top < bar.value() or self.figure.height() > seen:
+            bar.setValue(top)
+        elif top + self.figure.height() > bar.value() + seen:
+            bar.setValue(top + self.figure.height() - seen)
+
+    def present(self, on: bool) -> None:
+        """Presentation mode on or off for this page: the reading parts hidden on, shown again off."""
+        self.presenting = on
+        for w in self.reading():
+            w.setVisible(not on)
 
     def add_reset(self, layout: QLayout) -> QPushButton:
         """A 'Reset' button (back to the lesson's defaults) at the end of ``layout``."""
@@ -161,19 +186,25 @@ class LessonPage(QScrollArea):
         return box
 
 
+CUTOFF_LABEL = "similar when J ≥ cut-off t ="  # one word for the user's t on every page: the cut-off
+
+
 def cutoff_box() -> QDoubleSpinBox:
-    """The similarity threshold t: pairs with exact Jaccard at or above it are similar (``lessons.is_similar``)."""
+    """The similarity cut-off t: pairs with exact Jaccard at or above it are similar (``lessons.is_similar``)."""
     box = QDoubleSpinBox()
     box.setRange(0.05, 1.0)
     box.setSingleStep(0.05)
     box.setValue(t.SIMILAR_CUTOFF)
-    box.setAccessibleName("Similarity threshold t")
-    box.setToolTip("Pairs whose exact Jaccard is at least t count as similar; candidates below t are false positives")
+    box.setAccessibleName("Similarity cut-off t")
+    box.setToolTip(
+        "The cut-off: pairs whose exact Jaccard is at least t count as similar; candidates below t are false positives"
+    )
     return box
 
 
-def sentences_note() -> str:
-    """What holds of lshdesk's eight sentences, beside what the entry wrote of its own (computed, not typed in)."""
+def sentences_note(on_sweep_page: bool = False) -> str:
+    """What holds of lshdesk's eight sentences, beside what the entry wrote of its own (computed, not typed in); on
+    the 'Recall and false positives' page itself it points to the table above, not to the page."""
     f = facts.sentence_facts()
     jac = t.jaccard_matrix(t.SENTENCES)
     related = ", ".join(f"{a}–{b} at {to_fixed(jac[a, b], 2)}" for a, b in t.SIMILAR_PAIRS)
@@ -183,7 +214,8 @@ def sentences_note() -> str:
         f"({a}–{b}). The entry wrote “0.16 or below” of its own sentences and measured a "
         f"{percent_text(f.entry_balanced_fpr)} false-positive rate for balanced 4 × 4, more than its own S-curve "
         f"allows at J ≤ 0.16 (at most {percent_text(f.entry_bound, 2)}); on these "
-        "sentences lshdesk measures far fewer (the experiment 'Recall and false positives' shows how many)."
+        "sentences lshdesk measures far fewer "
+        + ("(the table above)." if on_sweep_page else "(the experiment 'Recall and false positives' shows how many).")
     )
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from lshdesk.core.teaching.exercises import Exercise
+from lshdesk.gui.learn.colours import FOUND, MISSED
 from lshdesk.gui.learn.common import esc, rich_label
-from lshdesk.gui.theme import ERROR, TEAL, colored
+from lshdesk.gui.theme import colored
 
 
 class ExerciseBox(QGroupBox):
@@ -41,6 +42,15 @@ class ExerciseBox(QGroupBox):
             self.questions.append(question)
         grid.setColumnStretch(0, 1)
 
+    def set_exercises(self, exercises: list[Exercise]) -> None:
+        """New questions and answers for the same number of exercises (they follow the page's state); an answer shown
+        is worked out again, the student's replies stay."""
+        self.exercises = exercises
+        for i, ex in enumerate(exercises):
+            self.questions[i].setText(f"<b>{i + 1}.</b> {esc(ex.question)}")
+            if self.buttons[i].isChecked():
+                self.reveal(i, True)
+
     def make_foldable(self, folded: bool = True) -> None:
         """A switch that shows or folds away the exercises (for a page that must fit the window without them)."""
         self.fold = QCheckBox(f"Show the {len(self.exercises)} exercises")
@@ -67,9 +77,9 @@ class ExerciseBox(QGroupBox):
         mark = (
             ""
             if verdict is None
-            else colored("✓ right. ", TEAL, True)
+            else colored("✓ right. ", FOUND, True)
             if verdict
-            else colored("✗ not quite. ", ERROR, True)
+            else colored("✗ not quite. ", MISSED, True)
         )
         label.setText(mark + esc(ex.answer))
         label.setVisible(self.fold is None or self.fold.isChecked())

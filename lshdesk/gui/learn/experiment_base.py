@@ -119,6 +119,12 @@ class ExperimentPage(LessonPage):
     def show_result(self, result) -> None:
         raise NotImplementedError
 
+    def parameters(self) -> dict[str, str]:
+        res = self.result
+        if res is None:
+            return {"result": "not run yet"}
+        return {"documents": self.data_name, "seeds": str(res.n_seeds), "shingles": self.shingling.currentText()}
+
     def restyle(self) -> None:
         if self.result is not None:
             self.show_result(self.result)

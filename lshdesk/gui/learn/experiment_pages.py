@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import threading
 from collections.abc import Callable, Generator
@@ -17,13 +18,13 @@ from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import experiments as ex
 from lshdesk.core.teaching.figures import percent_text
+from lshdesk.gui.learn.colours import FALSE_POSITIVE, FOUND
 from lshdesk.gui.learn.common import CorpusSource, buddy, sentences_note
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.theme import ACCENT, ERROR, plot_colors
 
-ORANGE = "#e76f51"
 GREY = "#888888"
-RECALL = "#2a9d8f"
+ENTRY = "the entry's figures"  # hollow diamonds on both pages, and only beside the sample sentences
 
 ERROR_INTRO = (
     "How far is the estimate (agreeing slots / k) from the true Jaccard similarity? For every pair of the "
@@ -31,17 +32,17 @@ ERROR_INTRO = (
     "averages it, for k = 4, 8, …, 256 hash functions. Each slot agrees with probability J, like a coin flip, so "
     "the error shrinks like 1/√k: <b>four times the hash functions, half the error</b>. On these log–log axes "
     "that is a straight line of slope −½. The grey line is the theory (the mean absolute deviation of a "
-    "Binomial(k, J) / k); the orange squares are the encyclopedia entry's own measurements on its sentences "
-    "(which it never published: lshdesk's eight sentences are its own, so the squares are a reference, not a "
+    "Binomial(k, J) / k); the hollow diamonds are the encyclopedia entry's own measurements on its sentences "
+    "(which it never published: lshdesk's eight sentences are its own, so the diamonds are a reference, not a "
     "target; they are hidden on your files)."
 )
 BANDING_INTRO = (
-    "How often does each banding scheme make the truly similar pairs (J at or above the cut-off) candidates "
+    "How often does each banding scheme make the truly similar pairs (J at or above the cut-off t) candidates "
     "(<b>recall</b>), and how often does it make dissimilar pairs candidates (<b>false-positive rate</b>)? "
     "Measured over N seeds with k = 16: <b>strict</b> (1 band of 16 rows) needs the whole signature to agree, "
     "<b>balanced</b> (4 × 4) one band of 4 slots, <b>loose</b> (16 × 1) any single slot. No scheme maximises "
     "recall and minimises false positives at once: it is a trade to choose. Hollow dashes: what the S-curve "
-    "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; yellow diamonds: the entry's "
+    "1 − (1 − J<sup>r</sup>)<sup>b</sup> predicts at the pairs' exact similarities; hollow diamonds: the entry's "
     "200-seed figures on its own eight sentences (unpublished; lshdesk's are its own)."
 )
 
@@ -59,7 +60,7 @@ class ErrorPage(ExperimentPage):
         p.setLabel("bottom", "k, the number of hash functions (slots)")
         p.setLabel("left", "mean |estimate − J|")
         p.getAxis("bottom").setTicks([[(math.log10(k), str(k)) for k in ex.KS]])
-        p.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in (0.005, 0.01, 0.02, 0.05, 0.1, 0.2)]])
+        p.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in Y_TICKS]])
         p.getAxis("left").enableAutoSIPrefix(False)
         p.setMouseEnabled(x=False, y=False)
         self.theory = p.plot(pen=pg.mkPen(GREY, width=2, style=Qt.PenStyle.DashLine), name="theory: Binomial(k, J)")
@@ -68,21 +69,28 @@ class ErrorPage(ExperimentPage):
             ex.ENTRY_ERROR_K,
             ex.ENTRY_ERROR_MAE,
             pen=None,
-            symbol="s",
-            symbolBrush=ORANGE,
-            symbolSize=9,
-            name="the entry's figures (100 seeds)",
+            symbol="d",
+            symbolBrush=None,
+            symbolSize=12,
+            name=f"{ENTRY} (100 seeds)",
         )
         self._colors()
         p.title_fn = lambda: _title(self, "Mean |estimate − J| versus k")
         p.setXRange(math.log10(3.5), math.log10(290), padding=0)
-        p.setYRange(math.log10(0.006), math.log10(0.2), padding=0)
+        self._fit_y(np.array(ex.ENTRY_ERROR_MAE))
+        self.figure = p
+
+    def _fit_y(self, values: np.ndarray) -> None:
+        """The y range around what is drawn (a student's word:3 files give errors far outside the entry's)."""
+        v = values[np.isfinite(values) & (values > 0)]
+        lo, hi = (float(v.min()), float(v.max())) if len(v) else (0.006, 0.2)
+        self.plot.setYRange(math.log10(lo / 1.4), math.log10(hi * 1.4), padding=0)
 
     def _colors(self) -> None:
         accent = ACCENT.color()
         self.measured.setPen(pg.mkPen(accent, width=2))
         self.measured.setSymbolBrush(accent)
-        self.reference.setSymbolPen(plot_colors().background)
+        self.reference.setSymbolPen(pg.mkPen(plot_colors().text, width=2))
 
     def restyle(self) -> None:
         self._colors()
@@ -97,13 +105,15 @@ class ErrorPage(ExperimentPage):
     def show_result(self, res: ex.ErrorVsK) -> None:
         self.measured.setData(res.ks, res.mae)
         self.theory.setData(res.ks, res.theory)
-        show_entry = not self.on_files  # the entry's figures are of its own sentences, never of the user's files
+        show_entry = res.on_sample  # the entry measured its own sentences as word sets: never beside the user's files
         legend = self.plot.plotItem.legend
         if show_entry and not self.reference.isVisible():
-            legend.addItem(self.reference, "the entry's figures (100 seeds)")
+            legend.addItem(self.reference, f"{ENTRY} (100 seeds)")
         elif not show_entry and self.reference.isVisible():
             legend.removeItem(self.reference)
         self.reference.setVisible(show_entry)
+        drawn = [res.mae, res.theory] + ([np.array(ex.ENTRY_ERROR_MAE)] if show_entry else [])
+        self._fit_y(np.concatenate(drawn))
         ref = dict(zip(ex.ENTRY_ERROR_K, ex.ENTRY_ERROR_MAE))
         rows = "".join(
             f"<tr><td>{k}</td><td><b>{m:.3f}</b></td><td>±{s:.3f}</td><td>{th:.3f}</td>"
@@ -113,7 +123,7 @@ class ErrorPage(ExperimentPage):
         )
         rows = rows.replace("<td>nan</td>", "<td>–</td>")
         self.table.setText(
-            f"<p>{res.n_pairs} pairs × {res.n_seeds} seeds on {self.data_name}.</p>"
+            f"<p>{res.n_pairs} pairs × {res.n_seeds} seeds on {html.escape(self.data_name)}.</p>"
             "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
             "<tr><th>k</th><th>measured error</th><th>spread over seeds</th><th>theory</th><th>entry</th>"
             "<th>error(k/4) ÷ error(k)</th></tr>" + rows + "</table>"
@@ -133,8 +143,8 @@ class BandingPage(ExperimentPage):
         self.cutoff.setRange(0.05, 1.0)
         self.cutoff.setSingleStep(0.05)
         self.cutoff.setValue(0.5)
-        self.cutoff.setToolTip("Pairs with exact Jaccard at or above this count as truly similar")
-        self.options.addWidget(buddy("similar when J ≥", self.cutoff))
+        self.cutoff.setToolTip("The cut-off: pairs with exact Jaccard at or above it count as truly similar")
+        self.options.addWidget(buddy("similar when J ≥ cut-off t =", self.cutoff))
         self.options.addWidget(self.cutoff)
         QWidget.setTabOrder(self.seeds, self.cutoff)  # in the order they are laid out
         QWidget.setTabOrder(self.cutoff, self.run_button)
@@ -148,27 +158,30 @@ class BandingPage(ExperimentPage):
         p.getAxis("left").setTicks([[(v / 10, f"{10 * v}%") for v in range(0, 11, 2)]])
         p.setMouseEnabled(x=False, y=False)
         w = self.WIDTH
-        self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=RECALL, name="recall")
-        self.fpr_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=ORANGE, name="false-positive rate")
+        self.recall_bars = pg.BarGraphItem(x=[], height=[], width=w, brush=FOUND.color(), name="recall (share found)")
+        self.fpr_bars = pg.BarGraphItem(
+            x=[], height=[], width=w, brush=FALSE_POSITIVE.color(), name="false-positive rate"
+        )
         self.expected = pg.ScatterPlotItem(
             symbol="_", size=30, brush=pg.mkBrush(0, 0, 0, 0), name="the S-curve expects"
         )
-        self.entry = pg.ScatterPlotItem(symbol="d", size=11, brush="#ffd166", name="the entry (200 seeds)")
+        self.entry = pg.ScatterPlotItem(symbol="d", size=12, brush=pg.mkBrush(0, 0, 0, 0), name=f"{ENTRY} (200 seeds)")
         for item in (self.recall_bars, self.fpr_bars, self.expected, self.entry):
             p.addItem(item)
         self.labels: list[pg.TextItem] = []
         self._colors()
+        self.figure = p
         p.title_fn = lambda: _title(
-            self, f"Recall and false positives, k = 16, similar when J ≥ {self.cutoff.value():g}"
+            self, f"Recall and false positives, k = 16, similar when J ≥ cut-off {self.cutoff.value():g}"
         )
 
     def _colors(self) -> None:
         """Outlines in the plot's text colour, bar edges in its background (black and white on a light palette)."""
         c = plot_colors()
-        for bars in (self.recall_bars, self.fpr_bars):
-            bars.setOpts(pen=pg.mkPen(c.background))
+        self.recall_bars.setOpts(pen=pg.mkPen(c.background), brush=FOUND.color())
+        self.fpr_bars.setOpts(pen=pg.mkPen(c.background), brush=FALSE_POSITIVE.color())
         self.expected.setPen(pg.mkPen(c.text, width=2))
-        self.entry.setPen(pg.mkPen(c.text))
+        self.entry.setPen(pg.mkPen(c.text, width=2))
 
     def restyle(self) -> None:
         self._colors()
@@ -202,9 +215,15 @@ class BandingPage(ExperimentPage):
         ok = ~np.isnan(expected)
         self.expected.setData(pos[ok], expected[ok])
         entry = [ex.ENTRY_SWEEP.get(n) for n in res.names]
-        on_sample = res.cutoff == 0.5 and all(entry) and not self.on_files
+        on_sample = res.on_sample and all(entry)  # the sample sentences, word sets, cut-off 0.5
         ref = np.array([e[0] for e in entry] + [e[1] for e in entry]) if on_sample else np.full(len(pos), np.nan)
         self.entry.setData(pos[~np.isnan(ref)], ref[~np.isnan(ref)])
+        legend = self.plot.plotItem.legend
+        listed = any(sample.item is self.entry for sample, _ in legend.items)
+        if on_sample and not listed:
+            legend.addItem(self.entry, f"{ENTRY} (200 seeds)")
+        elif not on_sample and listed:
+            legend.removeItem(self.entry)  # no diamond drawn: none named
         for label in self.labels:
             self.plot.removeItem(label)
         self.labels = []
@@ -235,13 +254,16 @@ class BandingPage(ExperimentPage):
             )
         self.table.setText(
             f"<p>{res.n_similar // res.n_seeds} similar and {res.n_dissimilar // res.n_seeds} dissimilar pairs "
-            f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {self.data_name}.{warn}</p>"
+            f"(cut-off J ≥ {res.cutoff:g}) × {res.n_seeds} seeds on {html.escape(self.data_name)}.{warn}</p>"
             "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>"
             "<tr><th>scheme</th><th>recall</th><th>false-positive rate</th><th>S-curve expects</th><th>entry</th></tr>"
             + rows
             + "</table>"
-            + (f"<p>{sentences_note()}</p>" if on_sample else "")
+            + (f"<p>{sentences_note(on_sweep_page=True)}</p>" if on_sample else "")
         )
+
+
+Y_TICKS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
 
 
 def _title(page: ExperimentPage, what: str) -> str:
@@ -253,7 +275,8 @@ def _title(page: ExperimentPage, what: str) -> str:
 
 
 def _pct(v: float, digits: int) -> str:
-    return percent_text(v, digits)
+    """A share for the rich-text table, escaped ('< 0.0001 %' would swallow the rest of the row)."""
+    return html.escape(percent_text(v, digits), quote=False)
 
 
 def _entry(name: str) -> str:

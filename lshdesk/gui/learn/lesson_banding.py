@@ -1,4 +1,4 @@
-"""Lesson 3, banding: strict, balanced and loose on the eight sentences (or the user's files), candidates vs truly similar."""
+"""Lesson 'Banding': strict, balanced and loose on the eight sentences (or the user's files), candidates vs truly similar."""
 
 from __future__ import annotations
 
@@ -21,8 +21,11 @@ from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import facts
 from lshdesk.core.teaching import lessons as t
-from lshdesk.core.teaching.exercises import lesson_exercises
+from lshdesk.core.teaching.exercises import banding_exercises
+from lshdesk.core.teaching.figures import to_fixed
+from lshdesk.gui.learn.colours import FALSE_POSITIVE, FOUND, MISSED, swatch
 from lshdesk.gui.learn.common import (
+    CUTOFF_LABEL,
     MAX_LESSON_DOCS,
     CorpusSource,
     LessonPage,
@@ -40,7 +43,7 @@ from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.learn.room import Columns, GridRoom
 from lshdesk.gui.learn.tables import fit_rows, fit_width, lesson_table
 from lshdesk.gui.signatures.model import row_letter
-from lshdesk.gui.theme import AMBER_BG, ERROR, ROSE_BG, TEAL, TEAL_BG, WARN, colored, muted_html, text_on
+from lshdesk.gui.theme import colored, muted_html, text_on
 
 INTRO = (
     "Comparing every pair is too slow for a big collection, so LSH cuts each signature into <b>b bands of r "
@@ -48,11 +51,14 @@ INTRO = (
     "makes two documents a <b>candidate pair</b>, and only candidates are checked further. With k = 16: "
     "<b>strict</b> 1 × 16 needs the whole signature to agree, <b>balanced</b> 4 × 4 one band of 4 slots, "
     "<b>loose</b> 16 × 1 any single slot. Switch schemes and compare the candidates with the truly similar "
-    "pairs: those whose exact Jaccard is at least the threshold <b>t</b> you choose. A candidate below t is a "
+    "pairs: those whose exact Jaccard is at least the cut-off <b>t</b> you choose. A candidate below t is a "
     "<b>false positive</b>: the exact check after banding finds it and drops it; a similar pair that never "
     "becomes a candidate is <b>missed</b>, and nothing brings it back."
 )
-VERDICT_BG = {"found": TEAL_BG, "missed": AMBER_BG, "false positive": ROSE_BG, "": None}
+VERDICT_BG = {"found": None, "missed": MISSED, "false positive": FALSE_POSITIVE, "": None}  # found: bold
+STORY = ("strict", "balanced", "loose")  # what → and ← step through
+ROOM_LINES = 22  # the grid's room: summary, a header and eight rows, the legend; the rest goes to the table
+ROOM_LINES_PRESENTING = 15  # at 3.5 % of the screen a line is 1/24 of it: the grid scrolls inside, on screen
 MAX_ROWS = 200
 
 
@@ -60,14 +66,14 @@ class BandingLesson(LessonPage):
     """A scheme switch, the signatures with their bands, and every interesting pair with its verdict."""
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
-        super().__init__("3 · Banding", INTRO, parent)
+        super().__init__("Banding", INTRO, parent)
         self.source = source
         self.add_use_files(source, self.use_my_files)
         self.schemes = presets(16)
         self.radios: dict[str, QRadioButton] = {}
         group = QButtonGroup(self)
         row = FlowLayout()
-        row.addWidget(QLabel("Scheme:"))
+        row.addWidget(QLabel("Scheme (← →):"))
         for name, b in self.schemes.items():
             radio = QRadioButton(f"{name} {b.bands} × {b.rows}")
             group.addButton(radio)
@@ -79,7 +85,7 @@ class BandingLesson(LessonPage):
         self.seed.setValue(t.LESSON_PARAMS.seed)
         self.cutoff = cutoff_box()
         row.addWidget(together(buddy("seed", self.seed), self.seed))
-        row.addWidget(together(buddy("similar when J ≥ t =", self.cutoff), self.cutoff))
+        row.addWidget(together(buddy(CUTOFF_LABEL, self.cutoff), self.cutoff))
         self.add_reset(row)
         self.body.addLayout(row)
         self.summary = formula_box("")
@@ -95,17 +101,17 @@ class BandingLesson(LessonPage):
         self.pairs.setMinimumHeight(150)
         self.pairs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it is as wide as its columns
         self.grid = lesson_grid(0)
-        self.room = GridRoom(
-            22
-        )  # summary, a header and eight rows, the legend: the rest of the height goes to the table
+        self.room = GridRoom(ROOM_LINES)
         self.room.layout().addWidget(self.grid)
-        self.exercises = ExerciseBox(lesson_exercises(3))
+        self.exercises = ExerciseBox(banding_exercises(t.LESSON_PARAMS.seed, t.SIMILAR_CUTOFF))
         self.exercises.make_foldable()  # folded under the table, so that the lesson fits 1280 x 800 without scrolling
         # the sentences above their signatures; beside them (under them in a narrow window) the pairs table, the note
         self.columns = Columns(
-            [(self.sentences, 0), (self.room, 1)], [(self.pairs, 1), (self.note, 0), (self.exercises, 0)]
+            [(self.sentences, 0), (self.room, 1)],
+            [(self.pairs, 1), (self.note, 0), (self.exercises, 0)],
         )
         self.body.addLayout(self.columns, 1)
+        self.figure = self.room
 
         self.seed.valueChanged.connect(self.recompute)
         self.cutoff.valueChanged.connect(self.update_scheme)
@@ -122,6 +128,38 @@ class BandingLesson(LessonPage):
     def restyle(self) -> None:
         if hasattr(self, "outcome"):
             self.update_scheme()
+
+    def parameters(self) -> dict[str, str]:
+        b = self.banding()
+        return {
+            "documents": self.data_name,
+            "scheme": scheme_text(b.bands, b.rows),
+            "hash family": f"article, seed {self.seed.value()}, k = 16",
+            "cut-off t": f"{self.cutoff.value():g}",
+            "candidates": ", ".join(f"{a}–{c}" for a, c in sorted(self.candidate_pairs())) or "none",
+        }
+
+    def reading(self) -> list[QWidget]:
+        return [*super().reading(), self.note]
+
+    def present(self, on: bool) -> None:
+        super().present(on)
+        self.room.set_lines(ROOM_LINES_PRESENTING if on else ROOM_LINES)  # the grid within a projector's screen
+        self.note.setVisible(not on and not (self.use_files is not None and self.use_files.isChecked()))
+
+    def step_forward(self) -> None:
+        self._story(+1)
+
+    def step_back(self) -> None:
+        self._story(-1)
+
+    def step_home(self) -> None:
+        self.radios[STORY[0]].setChecked(True)
+
+    def _story(self, step: int) -> None:
+        name = next((n for n, r in self.radios.items() if r.isChecked()), "balanced")
+        at = STORY.index(name) if name in STORY else 1
+        self.radios[STORY[max(0, min(len(STORY) - 1, at + step))]].setChecked(True)
 
     def reset(self) -> None:
         for w in (self.seed, self.cutoff):
@@ -171,6 +209,10 @@ class BandingLesson(LessonPage):
         self._stop_words: dict[int, str] | None = None  # computed when a scheme first needs it
         self.update_scheme()
 
+    def _update_exercises(self) -> None:
+        """The exercises follow the seed and the cut-off on the page (on the sample sentences)."""
+        self.exercises.set_exercises(banding_exercises(self.seed.value(), self.cutoff.value()))
+
     def banding(self) -> Banding:
         return (
             next(self.schemes[n] for n, r in self.radios.items() if r.isChecked())
@@ -185,14 +227,14 @@ class BandingLesson(LessonPage):
         n_sim, n_dis = int(out.similar.sum()), int((~out.similar).sum())
         self.summary.setText(
             f"<b>{scheme_text(banding.bands, banding.rows)}</b> "
-            f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar (J ≥ {self.cutoff.value():g}). "
-            "Found "
-            + colored(f"{c['found']} of {n_sim}", TEAL, True)
-            + " similar pairs, missed "
-            + colored(str(c["missed"]), WARN, True)
+            f"on {esc(self.data_name)}: {len(out.left)} pairs, {n_sim} truly similar (J ≥ cut-off "
+            f"{self.cutoff.value():g}). Found "
+            + colored(f"{c['found']} of {n_sim}", FOUND, True)
+            + " similar pairs (<b>found</b> in bold), "
+            + swatch(f"missed {c['missed']}", MISSED)
             + ", and made "
-            + colored(str(c["false"]), ERROR, True)
-            + f" of the {n_dis} dissimilar pairs candidates (false positives). "
+            + swatch(f"{c['false']} false positives", FALSE_POSITIVE)
+            + f" of the {n_dis} dissimilar pairs. "
             + muted_html(
                 "Chance that a pair of similarity J becomes a candidate: "
                 f"1 − (1 − J<sup>{banding.rows}</sup>)<sup>{banding.bands}</sup>."
@@ -201,6 +243,7 @@ class BandingLesson(LessonPage):
         )
         self._fill_pairs(out)
         self._show_grid()
+        self._update_exercises()
 
     # --- showing ------------------------------------------------------------------------------------------------
     def _fill_pairs(self, out: t.BandingOutcome) -> None:
@@ -216,8 +259,8 @@ class BandingLesson(LessonPage):
                 pair += f"  ({row_letter(int(out.left[p]))}–{row_letter(int(out.right[p]))})"
             cells = [
                 pair,
-                f"{out.jaccard[p]:.2f}",
-                f"{out.estimate[p]:.2f}",
+                to_fixed(float(out.jaccard[p]), 2),
+                to_fixed(float(out.estimate[p]), 2),
                 "yes" if out.candidate[p] else "no",
                 verdict,
             ]
@@ -229,6 +272,11 @@ class BandingLesson(LessonPage):
                     bg = VERDICT_BG[verdict].color()
                     item.setBackground(QBrush(bg))
                     item.setForeground(QBrush(text_on(bg)))
+                elif verdict == "found" and col == len(cells) - 1:  # bold in its verdict cell (no wider columns)
+                    bold = item.font()
+                    bold.setBold(True)
+                    item.setFont(bold)
+                    item.setForeground(QBrush(FOUND.color()))
                 self.pairs.setItem(row, col, item)
         self.pairs.blockSignals(False)
         self._fit_pairs_width()

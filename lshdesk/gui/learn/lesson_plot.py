@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QWidget
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import plot_colors, style_plot_item, watch_palette
 
+MIN_LINES = 14  # a plot's least height in lines of its font: axes, a legend row or two, and room for the data
+
 
 class Plot(pg.PlotWidget):
     """A lesson's plot in the palette's colours, whose size hint is modest so a page's text and controls fit above
@@ -28,6 +30,19 @@ class Plot(pg.PlotWidget):
         watch_palette(self, self.restyle)
         add_export_action(self, self.export, name, "Export the plot")
 
+    def legend_below(self, columns: int = 3) -> pg.LegendItem:
+        """A legend in its own row under the plot (it never covers a curve, at any zoom), in the exports too."""
+        item = self.getPlotItem()
+        legend = pg.LegendItem(offset=None, colCount=columns)
+        item.layout.addItem(legend, 4, 1)
+        item.legend = legend  # the plot's named items go into it, and apply_font sizes it
+        for data in item.listDataItems():  # those named before the legend was made
+            if data.name():
+                legend.addItem(data, data.name())
+        self.restyle()
+        self.apply_font()
+        return legend
+
     def addLegend(self, *args, **kwargs):
         legend = self.getPlotItem().addLegend(*args, **kwargs)
         self.restyle()
@@ -40,8 +55,10 @@ class Plot(pg.PlotWidget):
             self.apply_font()
 
     def apply_font(self) -> None:
-        """Axes (ticks and titles), the legend and text items in the widget's font size (zoom, a 16 pt desktop)."""
+        """Axes (ticks and titles), the legend and text items in the widget's font size (zoom, a 16 pt desktop); at
+        least ``MIN_LINES`` lines of that font tall, so that large text never squeezes the curves out."""
         font = self.font()
+        self.setMinimumHeight(max(self._height - 40, MIN_LINES * self.fontMetrics().height()))
         pt = f"{font.pointSizeF():g}pt"
         item = self.getPlotItem()
         for name in ("bottom", "left"):

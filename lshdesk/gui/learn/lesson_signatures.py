@@ -1,4 +1,4 @@
-"""Lesson 2, signatures and the estimate: two documents' k values side by side, agreeing slots, estimate vs Jaccard."""
+"""Lesson 'Signatures and the estimate': two documents' k values side by side, agreeing slots, estimate vs Jaccard."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from lshdesk.gui.learn.common import CorpusSource, LessonPage, esc, formula_box,
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.shingles import ShingleChoice
-from lshdesk.gui.theme import ACCENT, SET_COLORS, TEAL, colored, keep_color, muted_html
+from lshdesk.gui.theme import ACCENT, SET_COLORS, colored, keep_color, muted_html
 
 INTRO = (
     "A <b>signature</b> is a document's k MinHash values, one per hash function (one per <b>slot</b>); every "
@@ -32,20 +32,27 @@ INTRO = (
     "for lshdesk: the encyclopedia entry never published its own; an exact repeat and a paraphrase hide among "
     "unrelated ones), or type or paste your own two texts, and compare."
 )
-WHY = (
-    "<b>Why the share of agreeing slots estimates J</b> (as <i>Mining of Massive Datasets</i> argues it): sort "
-    "the words of A ∪ B into type X, in both sets, and type Y, in only one (words in neither, type Z, never "
-    "matter). A hash function drawn at random makes every word of A ∪ B equally likely to hash lowest. The slot "
-    "agrees exactly when that lowest word is of type X, so with probability |X| / (|X| + |Y|) = "
-    "|A ∩ B| / |A ∪ B| = J."
-)
+STORY = ((0, 1, None), (0, 6, None), (2, 3, None), (0, 1, 1), (0, 1, 2), (0, 1, 3))  # (a, b, seed): → steps them
+SEEDS_TOLD = "the paraphrase at other seeds: the estimate moves around J"
+
+
+def why_html(kind: str) -> str:
+    """MMDS's X / Y argument for the shingles compared (``kind``: 'words', 'word:2 shingles', …)."""
+    return (
+        "<b>Why the share of agreeing slots estimates J</b> (as <i>Mining of Massive Datasets</i> argues it): sort "
+        f"the {kind} of A ∪ B into type X, in both sets, and type Y, in only one ({kind} in neither, type Z, never "
+        f"matter). A hash function drawn at random makes every one of A ∪ B equally likely to hash lowest. The slot "
+        "agrees exactly when that lowest one is of type X, so with probability |X| / (|X| + |Y|) = "
+        "|A ∩ B| / |A ∪ B| = J."
+    )
 
 
 class SignaturesLesson(LessonPage):
     """Two documents (or the students' own texts), their signatures in the grid, the estimate next to the exact J."""
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
-        super().__init__("2 · Signatures and the estimate", INTRO, parent)
+        super().__init__("Signatures and the estimate", INTRO, parent)
+        self.story_step = 0
         self.source = source
         self.add_use_files(source, self.use_my_files)
         self.docs: list[tuple[str, str]] = []
@@ -84,6 +91,45 @@ class SignaturesLesson(LessonPage):
         self.body.addLayout(form)
         self.shingles = ShingleChoice()
         self.body.addWidget(self.shingles)
+        self._build_tries()
+        tries_row = QHBoxLayout()
+        tries_row.addWidget(self.tries, 1)
+        self.body.addLayout(tries_row)
+        self.words = rich_label("")
+        self.body.addWidget(self.words)
+        self.figures = formula_box("")
+        self.body.addWidget(self.figures)
+        self.why = rich_label("")
+        self.body.addWidget(self.why)
+        self.grid = lesson_grid(230)
+        self.figure = self.grid
+        self.body.addWidget(self.grid, 1)
+        self.story = rich_label("")
+        self.body.addWidget(self.story)
+        self.exercises = ExerciseBox(lesson_exercises("signatures"))
+        self.body.addWidget(self.exercises)
+
+        for box in (self.doc_a, self.doc_b):
+            box.currentIndexChanged.connect(self.update_pair)
+        for own in (self.own_a, self.own_b):
+            own.textChanged.connect(self.update_pair)
+        self.seed.valueChanged.connect(self.update_pair)
+        self.k.valueChanged.connect(self.update_pair)
+        self.shingles.changed.connect(self.update_pair)
+        self.use_my_files(False)
+
+    def parameters(self) -> dict[str, str]:
+        texts, names = self.texts()
+        return {
+            "A": f"{names[0]}: {texts[0]}",
+            "B": f"{names[1]}: {texts[1]}",
+            "shingles": str(self.shingles.spec()),
+            "hash family": f"article, seed {self.seed.value()}, k = {self.k.value()}",
+            "estimate": f"{self.matches} of {self.k.value()} slots agree; exact J = {self.jaccard:.3f}",
+        }
+
+    def _build_tries(self) -> None:
+        """The 'Try:' buttons (the paraphrase, the exact repeat, an unrelated pair) and Reset."""
         self.tries = QWidget()
         tries = FlowLayout(self.tries)
         tries.addWidget(QLabel("Try:"))
@@ -96,34 +142,40 @@ class SignaturesLesson(LessonPage):
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
         self.add_reset(tries)
-        tries_row = QHBoxLayout()
-        tries_row.addWidget(self.tries, 1)
-        self.body.addLayout(tries_row)
-        self.words = rich_label("")
-        self.body.addWidget(self.words)
-        self.figures = formula_box("")
-        self.body.addWidget(self.figures)
-        self.why = rich_label("")
-        self.body.addWidget(self.why)
-        self.grid = lesson_grid(230)
-        self.body.addWidget(self.grid, 1)
-        self.exercises = ExerciseBox(lesson_exercises(2))
-        self.body.addWidget(self.exercises)
-
-        for box in (self.doc_a, self.doc_b):
-            box.currentIndexChanged.connect(self.update_pair)
-        for own in (self.own_a, self.own_b):
-            own.textChanged.connect(self.update_pair)
-        self.seed.valueChanged.connect(self.update_pair)
-        self.k.valueChanged.connect(self.update_pair)
-        self.shingles.changed.connect(self.update_pair)
-        self.use_my_files(False)
 
     def restyle(self) -> None:
         if self.docs:
             self.update_pair()
 
+    def reading(self) -> list[QWidget]:
+        return [*super().reading(), self.shingles.explain, self.why]
+
+    # --- the story: the paraphrase, the exact repeat, an unrelated pair, then the paraphrase at other seeds ---------
+    def step_forward(self) -> None:
+        self._story(min(len(STORY) - 1, self.story_step + 1))
+
+    def step_back(self) -> None:
+        self._story(max(0, self.story_step - 1))
+
+    def step_home(self) -> None:
+        self._story(0)
+
+    def _story(self, step: int) -> None:
+        if self.use_files is not None and self.use_files.isChecked():
+            return  # the story is told on the sample sentences
+        self.story_step = step
+        a, b, seed = STORY[step]
+        self.seed.blockSignals(True)
+        self.seed.setValue(seed if seed is not None else t.LESSON_PARAMS.seed)
+        self.seed.blockSignals(False)
+        self.doc_a.blockSignals(True)
+        self.doc_a.setCurrentIndex(a)
+        self.doc_a.blockSignals(False)
+        self.doc_b.setCurrentIndex(b)
+        self.update_pair()
+
     def reset(self) -> None:
+        self.story_step = 0
         for w in (self.own_a, self.own_b, self.seed, self.k, self.shingles):
             w.blockSignals(True)
         self.own_a.clear()
@@ -191,7 +243,7 @@ class SignaturesLesson(LessonPage):
             f"<b>{self.matches} of {params.k}</b> slots agree → estimate = {self.matches}/{params.k} = "
             + colored(ratio_text(self.matches, params.k), ACCENT, True)
             + " &nbsp;·&nbsp; true Jaccard = |A ∩ B| / |A ∪ B| = "
-            f"{inter}/{union} = " + colored(ratio_text(inter, union), TEAL, True) + " &nbsp;·&nbsp; off by "
+            f"{inter}/{union} = " + colored(ratio_text(inter, union), ACCENT, True) + " &nbsp;·&nbsp; off by "
             f"{to_fixed(abs(self.estimate - self.jaccard), 3) if union else 'NaN'}<br>"
             + muted_html(
                 "Each slot agrees with probability J, so the estimate is typically off by about "
@@ -201,13 +253,32 @@ class SignaturesLesson(LessonPage):
                 "measured error follows the theory."
             )
         )
+        kind = "words" if str(spec) == "word" else f"{spec} shingles"
+        self.story.setText(self._story_html())
         self.why.setText(
-            WHY
+            why_html(kind)
             + (
                 f" Here |X| = {inter} and |Y| = {union - inter}: P = {inter}/{union} = {ratio_text(inter, union)}."
                 if union
                 else ""
             )
+        )
+
+    def _story_html(self) -> str:
+        a, b, seed = STORY[self.story_step]
+        here = (self.doc_a.currentIndex(), self.doc_b.currentIndex(), self.seed.value())
+        typed = self.own_a.toPlainText().strip() or self.own_b.toPlainText().strip()
+        on_files = self.use_files is not None and self.use_files.isChecked()
+        if typed or on_files or here != (a, b, seed if seed is not None else t.LESSON_PARAMS.seed):
+            return "Your own choice. Home goes back to the story's first step (→ steps through it)."
+        what = (
+            ("the paraphrase", "the exact repeat", "an unrelated pair")[self.story_step]
+            if self.story_step < 3
+            else (SEEDS_TOLD)
+        )
+        return (
+            f"<b>Step {self.story_step + 1} of {len(STORY)}</b> (→ next, ← back, Home first): {what}, "
+            f"sentences {a} and {b}, seed {here[2]}."
         )
 
     def _words_html(self, wa: set[str], wb: set[str], spec: ShingleSpec) -> str:
@@ -219,9 +290,9 @@ class SignaturesLesson(LessonPage):
             )
 
         def words(ws: set[str], other: set[str]) -> str:
-            return " · ".join(colored(esc(w), TEAL, True) if w in other else muted_html(esc(w)) for w in sorted(ws))
+            return " · ".join(f"<b><u>{esc(w)}</u></b>" if w in other else muted_html(esc(w)) for w in sorted(ws))
 
         return (
-            f"{kind.capitalize()} sets ({spec}; shared ones in " + colored("green", TEAL, True) + "):<br>"
+            f"{kind.capitalize()} sets ({spec}; the shared ones <b><u>underlined</u></b>, the others pale):<br>"
             f"<b>A</b> {words(wa, wb)}<br><b>B</b> {words(wb, wa)}"
         )

@@ -1,4 +1,4 @@
-"""Lesson 5, step through: one sentence signed hash function by hash function, each minimum found and highlighted."""
+"""Lesson 'One slot, step by step': a sentence signed hash function by hash function, each minimum found and shown."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import lesson_exercises
+from lshdesk.gui.learn.colours import CURRENT as CURRENT_TONE
+from lshdesk.gui.learn.colours import MINIMUM as MINIMUM_TONE
+from lshdesk.gui.learn.colours import legend_html
 from lshdesk.gui.learn.common import LessonPage, buddy, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.flow import FlowLayout
 from lshdesk.gui.learn.step_text import explanation
 from lshdesk.gui.learn.tables import fit_rows, lesson_table, table_item
 from lshdesk.gui.plots.export import choose_and_export, export_widget
-from lshdesk.gui.theme import AMBER_BG, TEAL_BG, span
 
 INTRO = (
     "Where does each number of a signature come from? Here one sentence is signed the way the encyclopedia entry "
@@ -34,17 +36,15 @@ INTRO = (
     "a time and watch the running minimum; ← steps back, Home starts again."
 )
 MAX_SHINGLES = 40
-CURRENT = AMBER_BG  # the word just fed in
-MINIMUM = TEAL_BG  # the word giving the smallest value so far
+CURRENT = CURRENT_TONE  # the word just fed in
+MINIMUM = MINIMUM_TONE  # the word giving the smallest value so far
 
 
 class StepLesson(LessonPage):
     """Sentence, seed and k in; Restart / Back / Next word / Next hash function / To the end; two tables out."""
 
-    steps = True
-
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("5 · Step through a signature", INTRO, parent)
+        super().__init__("One slot, step by step", INTRO, parent)
         self.sample = QComboBox()
         self.sample.addItems([f"{i}: {s}" for i, s in enumerate(t.SENTENCES)])
         self.sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -89,6 +89,33 @@ class StepLesson(LessonPage):
         self.explain = formula_box("")
         self.body.addWidget(self.explain)
 
+        self._build_tables()
+        self.key = rich_label("")  # the colours' legend
+        self.body.addWidget(self.key)
+        self.why = rich_label(
+            "Why the smallest? Two sentences get the same value in slot i exactly when the word with the smallest "
+            "h<sub>i</sub> among all their words is one they share, which happens with probability J."
+        )
+        self.body.addWidget(self.why)
+        self.note = QLabel()
+        self.body.addWidget(self.note)
+        self.exercises = ExerciseBox(lesson_exercises("step"))
+        self.body.addWidget(self.exercises)
+
+        self.sample.currentIndexChanged.connect(lambda i: self.text.setText(t.SENTENCES[i]))
+        self.text.textChanged.connect(self.restart)
+        self.seed.valueChanged.connect(self.restart)
+        self.k.valueChanged.connect(self.restart)
+        self.restart_button.clicked.connect(self.restart)
+        self.back_button.clicked.connect(self.step_back)
+        self.next_button.clicked.connect(self.next_word)
+        self.function_button.clicked.connect(self.next_function)
+        self.end_button.clicked.connect(self.to_end)
+        self.restart()
+        self.restyle()
+
+    def _build_tables(self) -> None:
+        """The figure: this hash function's values word by word, beside the signature so far."""
         self.function_title = rich_label("")
         self.values = lesson_table(["word", "x = FNV-1a(word)", "h(x)", "smallest so far"], "Hash function values")
         self.signature_table = lesson_table(["slot", "value", "from word"], "Signature")
@@ -104,24 +131,9 @@ class StepLesson(LessonPage):
         tables.addLayout(left, 3)
         tables.addLayout(right, 2)
         self.body.addWidget(self.figure, 1)
-        self.key = rich_label("")
-        self.body.addWidget(self.key)
-        self.note = QLabel()
-        self.body.addWidget(self.note)
-        self.exercises = ExerciseBox(lesson_exercises(5))
-        self.body.addWidget(self.exercises)
 
-        self.sample.currentIndexChanged.connect(lambda i: self.text.setText(t.SENTENCES[i]))
-        self.text.textChanged.connect(self.restart)
-        self.seed.valueChanged.connect(self.restart)
-        self.k.valueChanged.connect(self.restart)
-        self.restart_button.clicked.connect(self.restart)
-        self.back_button.clicked.connect(self.step_back)
-        self.next_button.clicked.connect(self.next_word)
-        self.function_button.clicked.connect(self.next_function)
-        self.end_button.clicked.connect(self.to_end)
-        self.restart()
-        self.restyle()
+    def reading(self) -> list[QWidget]:
+        return [*super().reading(), self.why]
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
@@ -130,16 +142,16 @@ class StepLesson(LessonPage):
             fit_rows(self.signature_table)
 
     def restyle(self) -> None:
-        self.key.setText(
-            span("&nbsp;amber&nbsp;", AMBER_BG)
-            + " the word just fed in &nbsp; "
-            + span("&nbsp;green&nbsp;", TEAL_BG)
-            + " the word giving the smallest value so far. Why the smallest? Two sentences get the same value in "
-            "slot i exactly when the word with the smallest h<sub>i</sub> among all their words is one they share, "
-            "which happens with probability J."
-        )
+        self.key.setText(legend_html("current", "minimum"))
         if hasattr(self, "st"):
             self.show_step()
+
+    def parameters(self) -> dict[str, str]:
+        return {
+            "sentence": self.text.text(),
+            "hash family": f"article, seed {self.seed.value()}, k = {self.st.k}",
+            "step": f"hash function h{self.fn}, {self.seen} of {len(self.st.shingles)} words seen",
+        }
 
     # --- the walk ------------------------------------------------------------------------------------------------
     def reset(self) -> None:

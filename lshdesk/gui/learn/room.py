@@ -28,6 +28,10 @@ class GridRoom(QWidget):
         if event.type() == event.Type.FontChange:
             self._fit()
 
+    def set_lines(self, lines: int) -> None:
+        self.lines = lines
+        self._fit()
+
     def _fit(self) -> None:
         self.setMinimumHeight(self.lines * self.fontMetrics().height())
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.teaching import lessons as t
+
+
+def _e(word: str) -> str:
+    return escape(word, quote=False)
 
 
 def explanation(st: t.StepThrough, i: int, seen: int) -> str:
@@ -17,7 +23,7 @@ def explanation(st: t.StepThrough, i: int, seen: int) -> str:
             f"h<sub>0</sub> of the first word."
         )
     s = seen - 1
-    w, x, v = st.shingles[s], int(st.x[s]), int(st.values[s, i])
+    w, x, v = _e(st.shingles[s]), int(st.x[s]), int(st.values[s, i])
     text = (
         f"h<sub>{i}</sub>(“{w}”) = ({int(st.a[i]):,} × {x:,} + {int(st.b[i]):,}) mod {ARTICLE_PRIME:,} = <b>{v:,}</b>. "
     )
@@ -26,13 +32,11 @@ def explanation(st: t.StepThrough, i: int, seen: int) -> str:
     elif st.holder(s, i) == s:
         text += f"Smaller than {int(st.running_min[s - 1, i]):,}: it becomes the new minimum."
     else:
-        text += (
-            f"Not smaller than {int(st.running_min[s - 1, i]):,} (from “{st.shingles[st.holder(s, i)]}”): no change."
-        )
+        text += f"Not smaller than {int(st.running_min[s - 1, i]):,} (from “{_e(st.shingles[st.holder(s, i)])}”): no change."
     if seen == n:
         text += (
             f" All words seen: slot {i} = <b>{int(st.running_min[n - 1, i]):,}</b>, "
-            f"given by “{st.shingles[st.holder(n - 1, i)]}”."
+            f"given by “{_e(st.shingles[st.holder(n - 1, i)])}”."
         )
         text += " The signature is complete." if i == st.k - 1 else " Next: hash function " + str(i + 1) + "."
     return text

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSlider,
+    QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTabWidget,
@@ -16,15 +22,40 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.errors import LshdeskError
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.gui.learn.common import LessonPage
 from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider, files_provider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
+from lshdesk.gui.learn.handout import export_handout
 from lshdesk.gui.learn.lesson_banding import BandingLesson
+from lshdesk.gui.learn.lesson_demo import DemoLesson
 from lshdesk.gui.learn.lesson_scurve import SCurveLesson
 from lshdesk.gui.learn.lesson_sets import SetsLesson
 from lshdesk.gui.learn.lesson_signatures import SignaturesLesson
 from lshdesk.gui.learn.lesson_step import StepLesson
+from lshdesk.gui.learn.presenting import PRESENT_STEPS, Chrome, KeepKeys, pixel_size, presentation_zoom
+
+PageMaker = Callable[[CorpusSource], LessonPage]
+# The lessons in an order that builds: sets alone, one slot, signatures, banding, the S-curve, then the article's
+# whole pipeline. Each line: (title, the view's attribute for the page, how to make it). Numbers are given here.
+LESSONS: list[tuple[str, str, PageMaker]] = [
+    ("Sets and Jaccard", "sets", lambda source: SetsLesson()),
+    ("One slot, step by step", "step", lambda source: StepLesson()),
+    ("Signatures and the estimate", "signatures", SignaturesLesson),
+    ("Banding", "banding", BandingLesson),
+    ("The S-curve", "scurve", SCurveLesson),
+    ("The article's whole pipeline", "demo", lambda source: DemoLesson()),
+]
+EXPERIMENTS: list[tuple[str, str, PageMaker]] = [
+    ("Error versus k", "error", ErrorPage),
+    ("Recall and false positives", "sweep", BandingPage),
+]
+SECTIONS: list[tuple[str, list[tuple[str, str, PageMaker]], bool]] = [  # (heading, pages, numbered as lessons)
+    ("Lessons", LESSONS, True),
+    ("Experiments", EXPERIMENTS, False),
+]
 
 
 class _PageList(QListWidget):
@@ -42,13 +73,14 @@ class _PageList(QListWidget):
         return self.model().index(row, 0)
 
 
-ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these
-PRESENTATION_PT = 14.0  # presentation mode zooms the text to at least this size (a projector at the back of a room)
+ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these (out of presentation)
 
 
 class LearnView(QWidget):
-    """Lessons 1 to 5 and the two experiments; works offline with no files loaded. Presentation mode (F11): full
-    screen, everything in the lesson zoomed (Ctrl+= / Ctrl+- / Ctrl+0), the lesson list included."""
+    """The lessons and the experiments; works offline with no files loaded. Left / Right / Home step the lesson shown,
+    wherever the focus is in the view; Ctrl+Page Down / Up go to the next or previous page. Presentation mode (F11):
+    full screen, the lesson alone (no menu, toolbar, banner, tabs, status bar or lesson list), text at 3.5 % of the
+    screen's height; Esc or F11 leaves it."""
 
     presentation_changed = Signal(bool)
 
@@ -57,33 +89,16 @@ class LearnView(QWidget):
         self.zoom = 1.0
         self.presenting = False
         self._base_pt = self.font().pointSizeF()
+        self._base_px = pixel_size(self)
+        self._present_zoom = 1.0
         self._window_state = Qt.WindowState.WindowNoState
+        self._chrome = Chrome()
+        self._keep_keys = KeepKeys(self)
         self.source = CorpusSource(self)
         self.list = _PageList()
         self.list.setAccessibleName("Lessons")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
-        titles = [  # (title, the page's attribute)
-            ("Lessons", None),
-            ("1  Sets and Jaccard", "sets"),
-            ("2  Signatures and the estimate", "signatures"),
-            ("3  Banding", "banding"),
-            ("4  The S-curve", "scurve"),
-            ("5  Step through a signature", "step"),
-            ("Experiments", None),
-            ("Error versus k", "error"),
-            ("Recall and false positives", "sweep"),
-        ]
-        for title, page in titles:
-            item = QListWidgetItem(title)
-            if page is None:
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                font = item.font()
-                font.setBold(True)
-                item.setFont(font)
-            else:
-                item.setData(Qt.ItemDataRole.UserRole, page)
-            self.list.addItem(item)
         self._actions()
         self.side = QWidget()
         side = QVBoxLayout(self.side)
@@ -100,27 +115,72 @@ class LearnView(QWidget):
             action.toggled.connect(button.setChecked)
             zoom.addWidget(button, 1 if action is self.presentation_action else 0)
         side.addLayout(zoom)
+        handout = QPushButton("Handout…")
+        handout.setToolTip(self.handout_action.toolTip())
+        handout.clicked.connect(self.handout_action.trigger)
+        side.addWidget(handout)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
-        self.list.currentItemChanged.connect(self._show)
+        self.pages: list[LessonPage] = []
         self._build_pages()
+        self._step_keys()
+        self.list.currentItemChanged.connect(self._show)
         self.list.setCurrentRow(1)
         self._fit_list()
 
     def _build_pages(self) -> None:
-        """Make the lesson and experiment pages, one on the stack each."""
-        self.sets = SetsLesson()
-        self.signatures = SignaturesLesson(self.source)
-        self.banding = BandingLesson(self.source)
-        self.scurve = SCurveLesson(self.source)
-        self.step = StepLesson()
-        self.error = ErrorPage(self.source)
-        self.sweep = BandingPage(self.source)
-        self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
-        for page in self.pages:
-            self.stack.addWidget(page)
+        """The list (a heading per section, the lessons numbered on across sections) and one page each."""
+        n = 0
+        for heading, entries, numbered in SECTIONS:
+            item = QListWidgetItem(heading)
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+            self.list.addItem(item)
+            for title, name, make in entries:
+                page = make(self.source)
+                if numbered:
+                    n += 1
+                    page.number(n)
+                setattr(self, name, page)
+                self.pages.append(page)
+                self.stack.addWidget(page)
+                item = QListWidgetItem(f"{n}  {title}" if numbered else title)
+                item.setData(Qt.ItemDataRole.UserRole, name)
+                self.list.addItem(item)
+                for kind in (QAbstractSlider, QComboBox):
+                    for control in page.findChildren(kind):
+                        control.installEventFilter(self._keep_keys)  # a slider keeps its arrows
+
+    def current_page(self) -> LessonPage:
+        return self.stack.currentWidget()
+
+    def _step_keys(self) -> None:
+        """Left / Right / Home on the lesson shown, from anywhere in the view (the lesson list, a button, the page);
+        text fields, spin boxes, sliders and drop-down lists keep them. Ctrl+Page Down / Up turn the page."""
+        keys: dict[str, Callable[[], None]] = {
+            "Left": lambda: self.current_page().step_back(),
+            "Right": lambda: self.current_page().step_forward(),
+            "Home": lambda: self.current_page().step_home(),
+            "Ctrl+PgDown": lambda: self._turn(+1),
+            "Ctrl+PgUp": lambda: self._turn(-1),
+        }
+        for key, slot in keys.items():
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self.leave_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        self.leave_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.leave_shortcut.setEnabled(False)
+        self.leave_shortcut.activated.connect(lambda: self.set_presentation(False))
+
+    def _turn(self, step: int) -> None:
+        rows = [r for r in range(self.list.count()) if self.list.item(r).flags() & Qt.ItemFlag.ItemIsEnabled]
+        at = rows.index(self.list.currentRow()) if self.list.currentRow() in rows else 0
+        self.list.setCurrentRow(rows[max(0, min(len(rows) - 1, at + step))])
 
     # --- presentation mode ----------------------------------------------------------------------------------------
     def _actions(self) -> None:
@@ -134,22 +194,48 @@ class LearnView(QWidget):
             return a
 
         self.presentation_action = action(
-            "&Presentation mode", "Present", ["F11"], "Full screen with the lesson zoomed for a projector (F11)"
+            "&Presentation mode", "Present", ["F11"], "The lesson alone, full screen, large for a projector (F11, Esc)"
         )
         self.presentation_action.setCheckable(True)
         self.presentation_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.zoom_in_action = action("Zoom &in", "A+", ["Ctrl+=", "Ctrl++"], "Larger text, tables and plots (Ctrl+=)")
         self.zoom_out_action = action("Zoom &out", "A−", ["Ctrl+-"], "Smaller text, tables and plots (Ctrl+-)")
         self.zoom_reset_action = action("&Actual size", "A", ["Ctrl+0"], "Back to the normal size (Ctrl+0)")
+        self.handout_action = action(
+            "&Handout…",
+            "Handout…",
+            [],  # (Ctrl+P shows the corpus panel)
+            "This page as one printable page, HTML or PDF, its answers on a page of their own",
+        )
+        self.handout_action.triggered.connect(self.choose_handout)
         self.presentation_action.toggled.connect(self.set_presentation)
         self.zoom_in_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(+1)))
         self.zoom_out_action.triggered.connect(lambda: self.set_zoom(self._next_zoom(-1)))
-        self.zoom_reset_action.triggered.connect(
-            lambda: self.set_zoom(self._presentation_zoom() if self.presenting else 1.0)
+        self.zoom_reset_action.triggered.connect(lambda: self.set_zoom(self._present_zoom if self.presenting else 1.0))
+
+    def choose_handout(self) -> None:
+        """Ask where to save the page's handout (HTML or PDF) and write it; a failure is shown in a message box."""
+        page = self.current_page()
+        name = page.plain_title.lower().replace(" ", "_").replace("'", "")
+        path, chosen = QFileDialog.getSaveFileName(
+            self, "Save the page's handout", f"{name}.html", "HTML page (*.html);;PDF document (*.pdf)"
         )
+        if not path:
+            return
+        if not path.lower().endswith((".html", ".pdf")):
+            path += ".pdf" if "pdf" in chosen else ".html"
+        try:
+            export_handout(page, path)
+        except (OSError, LshdeskError) as e:
+            QMessageBox.warning(self, "Handout not saved", f"{path}: {e}")
+
+    def zoom_steps(self) -> tuple[float, ...]:
+        """The zooms Ctrl+- / Ctrl+= step through: around the presentation zoom while presenting."""
+        return tuple(self._present_zoom * z for z in PRESENT_STEPS) if self.presenting else ZOOMS
 
     def _next_zoom(self, step: int) -> float:
-        later = [z for z in ZOOMS if (z > self.zoom + 1e-9 if step > 0 else z < self.zoom - 1e-9)]
+        steps = self.zoom_steps()
+        later = [z for z in steps if (z > self.zoom + 1e-9 if step > 0 else z < self.zoom - 1e-9)]
         return (min(later) if step > 0 else max(later)) if later else self.zoom
 
     def set_zoom(self, zoom: float) -> None:
@@ -162,13 +248,15 @@ class LearnView(QWidget):
             if w.styleSheet():
                 w.setFont(font)
         self._fit_list()
+        self._keep_figure_in_view()
 
     def set_presentation(self, on: bool) -> None:
-        """Full screen on the Learn view, zoomed for a projector; off restores the window and the size."""
+        """The lesson alone, full screen, its text at 3.5 % of the screen's height; off restores all of it."""
         if on == self.presenting:
             return
         self.presenting = on
         self.presentation_action.setChecked(on)
+        self.leave_shortcut.setEnabled(on)
         window = self.window()
         if on:
             for tabs in self._ancestors(QTabWidget):
@@ -178,13 +266,30 @@ class LearnView(QWidget):
             self._window_state = window.windowState()
             if window is not self:
                 window.setWindowState(self._window_state | Qt.WindowState.WindowFullScreen)
-        elif window is not self:
-            window.setWindowState(self._window_state)
-        self.set_zoom(max(self.zoom, self._presentation_zoom()) if on else 1.0)
+            self._chrome.fold(self)
+            self._present_zoom = presentation_zoom(self._base_px, self.screen_height())
+        else:
+            self._chrome.unfold()
+            if window is not self:
+                window.setWindowState(self._window_state)
+        self.side.setVisible(not on)
+        for page in self.pages:
+            page.present(on)
+        self.set_zoom(self._present_zoom if on else 1.0)
+        if on:
+            self.current_page().setFocus(Qt.FocusReason.OtherFocusReason)  # the keys act on the lesson at once
         self.presentation_changed.emit(on)
 
-    def _presentation_zoom(self) -> float:
-        return max(1.0, PRESENTATION_PT / self._base_pt) if self._base_pt > 0 else 1.0
+    def screen_height(self) -> int:
+        """The height of the screen the window is on (what presentation text is sized against)."""
+        screen = self.window().screen() or self.screen()
+        return screen.geometry().height() if screen is not None else 0
+
+    def _keep_figure_in_view(self) -> None:
+        """In presentation, scroll the page so that its figure is on screen (after the layout has settled)."""
+        page = self.current_page()
+        if self.presenting and page.figure is not None:
+            QTimer.singleShot(100, page.show_figure)
 
     def _ancestors(self, kind: type) -> list:
         out, w = [], self.parentWidget()
@@ -204,6 +309,9 @@ class LearnView(QWidget):
     def _show(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.ItemDataRole.UserRole) is not None:
             self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole)))
+            if self.presenting:
+                self.current_page().setFocus(Qt.FocusReason.OtherFocusReason)
+                self._keep_figure_in_view()
 
     def show_page(self, page: QWidget) -> None:
         """Open one lesson or experiment page."""

@@ -11,16 +11,17 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableVi
 from lshdesk.gui.signatures.model import Role, SignaturesModel, row_letter
 from lshdesk.gui.theme import Tone, blend, is_dark, text_on
 
-# yellow = one slot agrees, green = a whole band agrees (a shared bucket); strong = all compared rows, pale = some.
+# yellow = one slot agrees, green = a whole band agrees (a shared bucket); strong = all compared rows, pale = some;
+# a band's bucket shared by only some rows is cyan, not a paler green (two greens blur together on a projector).
 # Each has a variant for dark palettes; text on a fill is drawn in the ink that reads on it (theme.text_on). Every fill
 # keeps 3:1 or more against the background it sits on (WCAG 1.4.11, so a projector still shows it): pale at ~3.2:1,
 # strong at ~6.5:1, the strong one the further from the background (darker in light palettes, brighter in dark ones).
 AGREE = Tone("#785800", "#ca9b1a")  # the slot agrees in all compared rows
 PARTIAL = Tone("#b88900", "#7c6a3c")  # some, not all, compared rows hold this value
 BUCKET = Tone("#326929", "#44b84a")  # the whole band agrees in all compared rows: one bucket
-BUCKET_SOME = Tone("#4da336", "#48774c")  # this row shares the band's bucket with some other compared row
+BUCKET_SOME = Tone("#1e9aa8", "#2f7580")  # this row shares the band's bucket with some other compared row
 BUCKET_STRIP = Tone("#346934", "#61c261")  # the band header's strip, on the window colour
-BUCKET_STRIP_SOME = Tone("#4c973b", "#528f54")
+BUCKET_STRIP_SOME = Tone("#1a94a3", "#2c8f9b")
 BOUNDARY = Tone("#464646", "#b4b4b4")
 FILLS = (None, PARTIAL, AGREE, BUCKET_SOME, BUCKET)  # indexed by the model's Fill codes
 

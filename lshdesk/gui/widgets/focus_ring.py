@@ -59,7 +59,8 @@ class FocusRing(QWidget):
         nowhere), so the ring marks where Tab, a shortcut or the arrows went."""
         inside = new is not None and new is not self.window() and new.window() is self.window()
         by_mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
-        self.target = new if inside and old is not None and not by_mouse else None
+        control = new is not None and bool(new.focusPolicy() & Qt.FocusPolicy.TabFocus)  # not a page given focus
+        self.target = new if inside and control and old is not None and not by_mouse else None
         self.follow()
 
     def follow(self) -> None:

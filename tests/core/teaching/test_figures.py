@@ -97,16 +97,19 @@ def test_sentence_facts_against_plain_sets():
 def test_three_exercises_per_lesson_with_answers_from_the_formulas():
     from lshdesk.core.teaching.exercises import lesson_exercises
 
-    for lesson in range(1, 6):
+    for lesson in ("sets", "step", "signatures", "banding", "scurve", "demo"):
         exercises = lesson_exercises(lesson)
         assert len(exercises) == 3 and all(e.question and e.answer for e in exercises)
-    j = lesson_exercises(1)[0]
+    j = lesson_exercises("sets")[0]
     assert j.value == pytest.approx(3 / 7) and j.check("3/7") and j.check("0.43") and not j.check("0.5")
-    assert j.check("I do not know") is None and lesson_exercises(2)[2].check("0.3") is None
-    p = lesson_exercises(4)[0]
+    assert j.check("I do not know") is None and lesson_exercises("signatures")[2].check("0.3") is None
+    p = lesson_exercises("scurve")[0]
     assert p.value == pytest.approx(1 - (1 - 0.6**4) ** 5) and p.check(to_fixed(p.value, 3))
-    slot = lesson_exercises(5)[0]
+    slot = lesson_exercises("step")[0]
     assert slot.value == min((3 * x + 7) % 11 for x in (2, 5, 9))
-    strict = lesson_exercises(3)[0].answer
+    run = t.run_demo(t.INIT_SETS)
+    agree = lesson_exercises("demo")[1]
+    assert agree.value == int(np.count_nonzero(run.signatures[0] == run.signatures[1]))
+    strict = lesson_exercises("banding")[0].answer
     out = t.banding_outcome(t.lesson_signatures(), t.jaccard_matrix(t.SENTENCES), Banding(1, 16))
     assert all((f"{a}–{b}" in strict) == bool(c) for a, b, c in zip(out.left, out.right, out.candidate))

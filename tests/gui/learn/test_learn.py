@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from lshdesk.core.minhash import sign_texts
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
-from lshdesk.gui.theme import TEAL_BG
+from lshdesk.gui.learn.colours import SHARED_BUCKET
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEMO = json.loads((FIXTURES / "article_demo.json").read_text(encoding="utf-8"))
@@ -51,7 +51,7 @@ def reference_signature(words: set[str], k: int = 16, seed: int = 12345) -> list
 # --- lesson 1 -------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["preset", "fixed_random_toggles", "s1_full_universe"])
 def test_lesson1_clicks_tokens_and_runs_like_the_article(view, qtbot, name):
-    page = view.sets
+    page = view.demo
     view.show_page(page)
     cfg = CONFIGS[name]
     for click in cfg["toggles"]:
@@ -70,14 +70,14 @@ def test_lesson1_clicks_tokens_and_runs_like_the_article(view, qtbot, name):
         for band, key in enumerate(keys):
             item = page.table.item(i, band)
             assert item.text() == key.split(":")[1].replace(",", "\n")
-            assert (item.background().color().name() == TEAL_BG.color().name()) == ((i, band) in shared)
+            assert (item.background().color().name() == SHARED_BUCKET.color().name()) == ((i, band) in shared)
     for b in cfg["shown_buckets"]:
         assert b["label"] in page.buckets_label.text()
     assert page.status.text() == cfg["status_message"]
 
 
 def test_lesson1_toggle_hides_the_old_buckets_and_reset_restores(view, qtbot):
-    page = view.sets
+    page = view.demo
     view.show_page(page)
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(page.chips[1]["bird"], Qt.MouseButton.LeftButton)
@@ -136,12 +136,14 @@ def test_lesson4_threshold_label_follows_the_sliders(view, qtbot):
     view.show_page(page)
     page.b_slider.setValue(7)
     page.r_slider.setValue(3)
-    assert f"(1/7)^(1/3) = {(1 / 7) ** (1 / 3):.3f}" in page.threshold_label.text()
+    assert (
+        f"(1/b)^(1/r) = {(1 / 7) ** (1 / 3):.3f}, steepest at {(2 / 20) ** (1 / 3):.3f}" in page.threshold_label.text()
+    )
     assert page.line.value() == pytest.approx((1 / 7) ** (1 / 3))
     page.r_slider.setFocus()
-    qtbot.keyClick(page.r_slider, Qt.Key.Key_Right)
+    qtbot.keyClick(page.r_slider, Qt.Key.Key_Right)  # the slider keeps its arrow keys (the lesson's step keys wait)
     assert page.r_slider.value() == 4
-    assert f"(1/7)^(1/4) = {(1 / 7) ** (1 / 4):.3f}" in page.threshold_label.text()
+    assert f"(1/b)^(1/r) = {(1 / 7) ** (1 / 4):.3f}" in page.threshold_label.text()
     x, y = page.curve.getData()
     assert y[200] == pytest.approx(1 - (1 - 0.5**4) ** 7)  # x[200] = 0.5
     assert len(page.points.data) == 28

@@ -30,7 +30,7 @@ def scheme(request):
 
 
 def test_highlights_stand_out_at_three_to_one_on_pixels(scheme, view, qtbot):
-    page = view.sets
+    page = view.demo
     view.show_page(page)
     page.run()
     shared = page.result.shared_mask()
@@ -38,13 +38,15 @@ def test_highlights_stand_out_at_three_to_one_on_pixels(scheme, view, qtbot):
     assert contrast(cell_pixel(page.table, *on), cell_pixel(page.table, *off)) >= 3.0
     banding = view.banding
     view.show_page(banding)
-    found = next(r for r in range(banding.pairs.rowCount()) if banding.pairs.item(r, 4).text() == "found")
-    plain = next(r for r in range(banding.pairs.rowCount()) if banding.pairs.item(r, 4).text() == "")
-    assert contrast(cell_pixel(banding.pairs, found, 0), cell_pixel(banding.pairs, plain, 0)) >= 3.0
+    for scheme, verdict in (("strict", "missed"), ("loose", "false positive")):  # found rows are bold, not filled
+        banding.radios[scheme].setChecked(True)
+        verdicts = [banding.pairs.item(r, 4).text() for r in range(banding.pairs.rowCount())]
+        row, found = verdicts.index(verdict), verdicts.index("found")
+        assert contrast(cell_pixel(banding.pairs, row, 0), cell_pixel(banding.pairs, found, 0)) >= 3.0, verdict
 
 
 def test_lesson1_rounds_half_up_and_shows_the_estimate_beside_j(view, qtbot):
-    page = view.sets
+    page = view.demo
     view.show_page(page)
     page.sets = [{0}, set(range(8)), {19}]  # J(S1, S2) = 1/8
     page.run()
@@ -53,13 +55,13 @@ def test_lesson1_rounds_half_up_and_shows_the_estimate_beside_j(view, qtbot):
     assert f"{m} of {t.DEMO_K} slots agree" in page.estimate_label.text() and "1/8 = <b>0.125</b>" in (
         page.estimate_label.text()
     )
-    from lshdesk.gui.learn.lesson_sets import HOW
+    from lshdesk.gui.learn.lesson_demo import HOW
 
     assert all(f"h{i}" in HOW for i in facts.order_keeping_functions()) and "fixed" in HOW
 
 
 def test_lesson1_steps_band_by_band_with_keys(view, qtbot):
-    page = view.sets
+    page = view.demo
     view.show_page(page)
     view.activateWindow()
     qtbot.waitActive(view)
@@ -128,9 +130,10 @@ def test_lessons_3_and_4_share_one_false_positive_definition(view, qtbot):
         scurve.set_scheme(16, 1)
         n_sim = int(banding.outcome.similar.sum())
         assert f"{n_sim} truly similar" in banding.summary.text()
-        assert f"{n_sim:,} are similar (J ≥ t = {cut:.2f})" in scurve.pairs_label.text()
+        verb = "is" if n_sim == 1 else "are"
+        assert f"{n_sim:,} {verb} similar (J ≥ cut-off t = {cut:.2f})" in scurve.pairs_label.text()
     assert threshold(16, 1) < 0.1 and "at or above the threshold" not in scurve.pairs_label.text()
-    assert "P(0.5) = &gt; 0.999" in scurve.formula.text() or "P(0.5) = > 0.999" in scurve.formula.text()
+    assert "P(0.5) &gt; 0.999" in scurve.formula.text() and "= &gt;" not in scurve.formula.text()
     scurve.cutoff.setValue(0.8)
     scurve.k_box.setValue(100)
     scurve.tune()
@@ -198,11 +201,19 @@ def test_presentation_mode_from_the_view_menu_zooms_everything(window, qtbot):
     assert learn.presentation_action.shortcut().toString() == "F11"
     plot = learn.scurve.plot
     axis = plot.getPlotItem().getAxis("bottom")
-    before = (learn.scurve.intro.font().pointSizeF(), axis.style["tickFont"].pointSizeF(), learn.side.width())
+    before = (
+        learn.scurve.intro.font().pointSizeF(),
+        axis.style["tickFont"].pointSizeF(),
+        learn.list.font().pointSizeF(),
+    )
     legend_before = plot.getPlotItem().legend.opts["labelTextSize"]
     learn.presentation_action.trigger()
     assert window.tabs.currentWidget() is learn and window.isFullScreen() and learn.presenting
-    after = (learn.scurve.intro.font().pointSizeF(), axis.style["tickFont"].pointSizeF(), learn.side.width())
+    after = (
+        learn.scurve.intro.font().pointSizeF(),
+        axis.style["tickFont"].pointSizeF(),
+        learn.list.font().pointSizeF(),
+    )
     assert all(a > b for a, b in zip(after, before))
     assert float(plot.getPlotItem().legend.opts["labelTextSize"][:-2]) > float(legend_before[:-2])
     assert learn.scurve.formula.font().pointSizeF() == pytest.approx(after[0])  # styled boxes too
@@ -216,7 +227,7 @@ def test_presentation_mode_from_the_view_menu_zooms_everything(window, qtbot):
 
 
 def test_exercises_hide_their_answers_until_asked(view, qtbot):
-    for page in (view.sets, view.signatures, view.banding, view.scurve, view.step):
+    for page in (view.sets, view.signatures, view.banding, view.scurve, view.step, view.demo):
         assert len(page.exercises.exercises) == 3
         assert all(a.isHidden() for a in page.exercises.answers)
     box = view.sets.exercises
@@ -234,11 +245,11 @@ def test_exercises_hide_their_answers_until_asked(view, qtbot):
 def test_lessons_export_their_figures_with_title_and_parameters(view, qtbot, tmp_path):
     from PySide6.QtGui import QImage
 
-    sets = view.sets
+    sets = view.demo
     sets.step_home()
     sets.export(str(tmp_path / "demo.svg"))
     svg = (tmp_path / "demo.svg").read_text(encoding="utf-8")
-    assert "10 bands × 2 rows, bands B0–B0" in svg and "S3 = {hat, cup, pen, key, box}" in svg
+    assert "10 bands × 2 rows, band B0:" in svg and "S3 = {hat, cup, pen, key, box}" in svg and "B0–B0" not in svg
     sets.export(str(tmp_path / "demo.png"))
     image = QImage(str(tmp_path / "demo.png"))
     assert image.height() > 2 * sets.table.height()  # the table at scale 2 plus the title line
@@ -251,4 +262,6 @@ def test_lessons_export_their_figures_with_title_and_parameters(view, qtbot, tmp
     scurve.set_scheme(20, 5)
     scurve.plot.export(str(tmp_path / "s.svg"))
     text = (tmp_path / "s.svg").read_text(encoding="utf-8")
-    assert "20 bands × 5 rows, k = 100, t = 0.50, steepest ≈ 0.549" in text
+    assert (
+        "20 bands × 5 rows, k = 100, cut-off t = 0.50, book's threshold (1/b)^(1/r) = 0.549, steepest at 0.526" in text
+    )
