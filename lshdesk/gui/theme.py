@@ -97,6 +97,7 @@ TEAL_BG = Tone("#17796d", "#3fb8a8")
 AMBER_BG = Tone("#b07800", "#e0b43c")
 ROSE_BG = Tone("#c2414f", "#f08a94")
 SHARED_BG = Tone("#ffe082", "#6b5310")  # the passages two documents share (Side by side)
+CURRENT_BG = Tone("#d6e4f5", "#2f4a6e")  # the row or step a lesson is reading
 
 
 def span(text: str, background: Tone) -> str:

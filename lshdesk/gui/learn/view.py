@@ -20,6 +20,8 @@ from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.lesson_banding import BandingLesson
+from lshdesk.gui.learn.lesson_matrix import MatrixLesson
+from lshdesk.gui.learn.lesson_scale import ScaleLesson
 from lshdesk.gui.learn.lesson_scurve import SCurveLesson
 from lshdesk.gui.learn.lesson_sets import SetsLesson
 from lshdesk.gui.learn.lesson_signatures import SignaturesLesson
@@ -69,6 +71,9 @@ class LearnView(QWidget):
             ("3  Banding", "banding"),
             ("4  The S-curve", "scurve"),
             ("5  Step through a signature", "step"),
+            ("From the textbook (MMDS ch. 3)", None),
+            ("The signature matrix, row by row", "matrix"),
+            ("Why not compare every pair?", "scale"),
             ("Experiments", None),
             ("Error versus k", "error"),
             ("Recall and false positives", "sweep"),
@@ -115,9 +120,12 @@ class LearnView(QWidget):
         self.banding = BandingLesson(self.source)
         self.scurve = SCurveLesson(self.source)
         self.step = StepLesson()
+        self.matrix = MatrixLesson()
+        self.scale = ScaleLesson(self.source)
         self.error = ErrorPage(self.source)
         self.sweep = BandingPage(self.source)
-        self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.error, self.sweep]
+        self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.matrix, self.scale]
+        self.pages += [self.error, self.sweep]
         for page in self.pages:
             self.stack.addWidget(page)
 
