@@ -15,7 +15,10 @@ def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, c
     view, r = window.results.overlap, window.state.result
     assert window.results.tabs.isTabVisible(3)
     want = overlap(r)
-    assert want.a.matched >= 2 and (view.found.a, view.found.b) == (want.a, want.b)  # alpha against beta, as the JSON and the report give it
+    assert want.a.matched >= 2 and (view.found.a, view.found.b) == (
+        want.a,
+        want.b,
+    )  # alpha against beta, as the JSON and the report give it
     assert view.summary.text().split("<br>") == want.lines()
     rows = {frozenset(cells[:2]) for cells in table(view.pairs_model)}
     assert frozenset(("alpha/letter.txt", "beta/letter-reply.txt")) in rows

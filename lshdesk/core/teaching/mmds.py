@@ -103,3 +103,12 @@ def candidate_spread(similarities: npt.ArrayLike, bands: int, rows: int) -> floa
     """The standard deviation of that number (pairs become candidates independently: a sum of Bernoulli trials)."""
     p = probability(np.asarray(similarities, dtype=np.float64), bands, rows)
     return float(np.sqrt(np.sum(p * (1 - p))))
+
+
+def family_agreement(matrix: Sequence[Sequence[int]], i: int, j: int, p: int = MODULUS) -> tuple[int, int]:
+    """Over every h(x) = (ax + b) mod p (1 <= a < p, 0 <= b < p; p prime, at least the number of rows: each one a
+    permutation of the rows), how many give columns i and j the same minimum, and how many there are. Against all
+    p! permutations the share would be exactly J; this family holds p(p - 1) of them."""
+    hashes = [(a, b) for a in range(1, p) for b in range(p)]
+    sig = signature_steps(matrix, hashes, p)[-1].sig
+    return int(np.sum(sig[:, i] == sig[:, j])), len(hashes)

@@ -28,8 +28,9 @@ WHY = (
     "of S's rows in the order h gives them. Two sets get the same first row with probability J(S, T) when the "
     "order is a random permutation (the row that comes first among S ∪ T is equally likely to be any of them, and "
     "the sets agree exactly when it lies in S ∩ T). h(x) = (ax + b) mod p only approximates such a permutation "
-    "(its orders are a small, structured family), which is why real signatures use many functions from a family "
-    "closer to min-wise independent."
+    "(its orders are a small, structured family: here 20 of the 120 orders of 5 rows); the table's last column "
+    "counts, over all 20, how often two sets agree: close to J, not equal to it. Real signatures use many functions "
+    "from a family closer to min-wise independent."
 )
 
 
@@ -95,7 +96,9 @@ class MatrixLesson(LessonPage):
         buttons.addWidget(self.forward_button)
         self.add_reset(buttons)
         self.body.addLayout(buttons)
-        self.estimates = lesson_table(["Pair", "Signatures agree", "Estimate", "True J"], "Estimates")
+        self.estimates = lesson_table(
+            ["Pair", "Signatures agree", "Estimate", "True J", "Agree over all 20 (ax + b) mod 5"], "Estimates"
+        )
         for w in (self.legend, self.step_text, self.estimates, formula_box(WHY)):
             self.body.addWidget(w)
         self.exercises = ExerciseBox(matrix_exercises())
@@ -143,12 +146,14 @@ class MatrixLesson(LessonPage):
             est = mmds.signature_estimate(done, i, j)
             agree = int(round(est * len(mmds.HASHES)))
             jac = mmds.column_jaccard(self.matrix, i, j)
+            same, n = mmds.family_agreement(self.matrix, i, j)
             rows.append(
                 [
                     f"{mmds.SETS[i]}, {mmds.SETS[j]}",
                     f"{agree} of {len(mmds.HASHES)}",
                     to_fixed(est, 2),
                     to_fixed(jac, 2),
+                    f"{same} of {n} = {to_fixed(same / n, 2)}",
                 ]
             )
         _fill(self.estimates, rows, set())

@@ -66,3 +66,17 @@ def test_the_expected_candidates_match_lsh_over_many_seeds():
         ]
         spread = mmds.candidate_spread(jac[left, right], b, r)
         assert np.mean(counts) == pytest.approx(want, abs=4 * spread / np.sqrt(300) + 0.05), (b, r)
+
+
+def test_the_ax_plus_b_family_agrees_close_to_j_but_not_exactly():
+    """Each (ax + b) mod 5 is one order of the 5 rows: its agreement, counted order by order, is the family's."""
+    for i, j in itertools.combinations(range(4), 2):
+        same, n = mmds.family_agreement(mmds.MATRIX, i, j)
+        by_order = 0
+        for a, b in ((a, b) for a in range(1, 5) for b in range(5)):
+            order = sorted(range(5), key=lambda x: (a * x + b) % 5)
+            sig = mmds.permutation_signature(mmds.MATRIX, order)
+            by_order += sig[i] == sig[j]
+        assert (same, n) == (by_order, 20)
+    same, n = mmds.family_agreement(mmds.MATRIX, 0, 3)
+    assert same / n != mmds.column_jaccard(mmds.MATRIX, 0, 3) and abs(same / n - 2 / 3) < 0.05

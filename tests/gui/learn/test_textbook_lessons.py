@@ -26,7 +26,7 @@ def test_the_matrix_lesson_steps_row_by_row_to_the_books_signatures(qtbot, view)
     assert [_cells(page.sig, i)[1:] for i in range(2)] == [["1", "3", "0", "1"], ["0", "2", "0", "0"]]
     assert not page.forward_button.isEnabled() and "Fig. 3.5" in page.step_text.text()
     est = {_cells(page.estimates, r)[0]: _cells(page.estimates, r)[2:] for r in range(page.estimates.rowCount())}
-    assert est["S1, S4"] == ["1.00", "0.67"]
+    assert est["S1, S4"] == ["1.00", "0.67", "13 of 20 = 0.65"]
     qtbot.keyClick(page, Qt.Key.Key_Home)
     assert _cells(page.sig, 1)[1:] == ["∞"] * 4
 
