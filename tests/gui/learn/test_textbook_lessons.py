@@ -59,3 +59,27 @@ def test_the_scale_page_gives_the_cost_and_the_expected_candidates(qtbot, view):
     page.use_files.setChecked(True)
     qtbot.waitUntil(lambda: "your 6 files" in page.expect.text(), timeout=10000)
     assert "(15 pairs" in page.expect.text()
+
+
+def test_choosing_k_and_the_scheme_with_its_two_areas(qtbot, view):
+    import math
+
+    from lshdesk.core.scurve import false_negative_area, false_positive_area, optimal_banding
+    from lshdesk.gui.learn.lesson_choosing import k_for
+
+    page = view.choosing
+    view.show_page(page)
+    assert "<b>k = 100</b>" in page.k_text.text()
+    for j, e in ((0.5, 0.05), (0.3, 0.02), (0.9, 0.1)):  # the standard error at that k is within the target
+        k = k_for(j, e)
+        assert math.sqrt(j * (1 - j) / k) <= e < math.sqrt(j * (1 - j) / max(k - 1, 1)) + 1e-12
+    page.cutoff.setValue(0.6)
+    page.k.setValue(64)
+    best = optimal_banding(0.6, 64)
+    assert page.best == best and f"<b>{best.bands} × {best.rows}</b>" in page.scheme_text.text()
+    areas = [
+        to for to in (false_positive_area(0.6, best.bands, best.rows), false_negative_area(0.6, best.bands, best.rows))
+    ]
+    assert all(f"{float(a):.4f}" in page.scheme_text.text() for a in areas)
+    fills = [it for it in page.plot.getPlotItem().items if type(it).__name__ == "FillBetweenItem"]
+    assert len(fills) == 2
