@@ -21,6 +21,7 @@ from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.lesson_banding import BandingLesson
 from lshdesk.gui.learn.lesson_choosing import ChoosingLesson
+from lshdesk.gui.learn.lesson_containment import ContainmentLesson
 from lshdesk.gui.learn.lesson_matrix import MatrixLesson
 from lshdesk.gui.learn.lesson_scale import ScaleLesson
 from lshdesk.gui.learn.lesson_scurve import SCurveLesson
@@ -76,6 +77,7 @@ class LearnView(QWidget):
             ("The signature matrix, row by row", "matrix"),
             ("Why not compare every pair?", "scale"),
             ("Choosing k, b and r", "choosing"),
+            ("Containment", "containment"),
             ("Experiments", None),
             ("Error versus k", "error"),
             ("Recall and false positives", "sweep"),
@@ -125,10 +127,11 @@ class LearnView(QWidget):
         self.matrix = MatrixLesson()
         self.scale = ScaleLesson(self.source)
         self.choosing = ChoosingLesson()
+        self.containment = ContainmentLesson()
         self.error = ErrorPage(self.source)
         self.sweep = BandingPage(self.source)
         self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.matrix, self.scale]
-        self.pages += [self.choosing, self.error, self.sweep]
+        self.pages += [self.choosing, self.containment, self.error, self.sweep]
         for page in self.pages:
             self.stack.addWidget(page)
 

@@ -77,9 +77,27 @@ def test_choosing_k_and_the_scheme_with_its_two_areas(qtbot, view):
     page.k.setValue(64)
     best = optimal_banding(0.6, 64)
     assert page.best == best and f"<b>{best.bands} × {best.rows}</b>" in page.scheme_text.text()
-    areas = [
-        to for to in (false_positive_area(0.6, best.bands, best.rows), false_negative_area(0.6, best.bands, best.rows))
-    ]
+    areas = (false_positive_area(0.6, best.bands, best.rows), false_negative_area(0.6, best.bands, best.rows))
     assert all(f"{float(a):.4f}" in page.scheme_text.text() for a in areas)
     fills = [it for it in page.plot.getPlotItem().items if type(it).__name__ == "FillBetweenItem"]
     assert len(fills) == 2
+
+
+def test_containment_shows_the_jaccard_a_contained_pair_has(qtbot, view):
+    from lshdesk.core.teaching import lessons as t
+    from lshdesk.gui.learn.lesson_containment import sentence_example
+
+    page = view.containment
+    view.show_page(page)
+    page.small.setValue(100)
+    page.large.setValue(1000)
+    page.cutoff.setValue(0.8)
+    # by counting: A of 100 inside B of 1,000 at containment 0.8 shares 80; the union is 100 + 1,000 - 80
+    assert page.needed == 80 / (100 + 1000 - 80) and "misses it" in page.figures.text()
+    page.small.setValue(1000)
+    assert page.needed == 800 / (2000 - 800) and "misses it" in page.figures.text()  # even equal sizes: J = 2/3
+    page.cutoff.setValue(1.0)
+    assert page.needed == 1.0 and "finds it" in page.figures.text()
+    c, j, na, nb = sentence_example()
+    words = set(t.SENTENCES[0].lower().replace(".", "").replace(",", "").split())
+    assert c == 1.0 and na == len(words) and j == na / nb
