@@ -73,6 +73,7 @@ class ChoosingLesson(LessonPage):
         self.k.setRange(2, 512)
         self.k.setValue(128)
         self.k.setAccessibleName("Signature length k")
+        self.k.setMaximumWidth(200)
         form = QFormLayout()
         form.addRow("Similarity J", self.j)
         form.addRow("Target error ε", self.error)
@@ -141,4 +142,5 @@ def _double(value: float, lo: float, hi: float, decimals: int = 2) -> QDoubleSpi
     box.setDecimals(decimals)
     box.setSingleStep(10**-decimals * 5 if decimals > 2 else 0.05)
     box.setValue(value)
+    box.setMaximumWidth(200)
     return box

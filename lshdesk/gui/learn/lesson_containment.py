@@ -21,7 +21,8 @@ INTRO = (
     "C(A in B) = |A ∩ B| / |A|. It is not symmetric: C(B in A) = |A ∩ B| / |B|."
 )
 HOW = (
-    "<b>How lshdesk scans by containment</b> (Scan > Containment, or <code>--measure containment</code>): for a "
+    "<b>How lshdesk scans by containment</b> (Measure: Containment in the parameters, or "
+    "<code>--measure containment</code>): for a "
     "smaller set of size s inside a larger of size l, C ≥ t means J ≥ t·s / (s + l − t·s), lowest for the "
     f"smallest s and largest l. So documents are sorted into size classes (each {CLASS_RATIO:g} times the last), "
     "and each pair of classes gets its own banding for that lowest Jaccard (the idea of LSH Ensemble, Zhu et al. "
@@ -72,6 +73,7 @@ class ContainmentLesson(LessonPage):
         self.cutoff.setSingleStep(0.05)
         self.cutoff.setValue(0.8)
         self.cutoff.setAccessibleName("Containment cut-off")
+        self.cutoff.setMaximumWidth(200)
         form = QFormLayout()
         form.addRow("Shingles of the small text A", self.small)
         form.addRow("Shingles of the large text B", self.large)
@@ -124,4 +126,5 @@ def _spin(value: int) -> QSpinBox:
     box.setRange(1, 10**7)
     box.setValue(value)
     box.setGroupSeparatorShown(True)
+    box.setMaximumWidth(200)
     return box

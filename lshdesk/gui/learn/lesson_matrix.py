@@ -97,7 +97,7 @@ class MatrixLesson(LessonPage):
         self.add_reset(buttons)
         self.body.addLayout(buttons)
         self.estimates = lesson_table(
-            ["Pair", "Signatures agree", "Estimate", "True J", "Agree over all 20 (ax + b) mod 5"], "Estimates"
+            ["Pair", "Signatures agree", "Estimate", "True J", "All 20 (ax + b) mod 5"], "Estimates"
         )
         for w in (self.legend, self.step_text, self.estimates, formula_box(WHY)):
             self.body.addWidget(w)

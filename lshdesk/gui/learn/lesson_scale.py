@@ -28,6 +28,12 @@ INTRO = (
 SEED_N = 10**8  # the article's "hundred million web pages"
 
 
+def _sci(x: float) -> str:
+    """5.0 × 10<sup>15</sup>."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa} × 10<sup>{int(exponent)}</sup>"
+
+
 def _duration(seconds: float) -> str:
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= size:
@@ -112,7 +118,7 @@ class ScaleLesson(LessonPage):
         self.costs.setText(
             f"<b>{s.n:,} documents</b> make <b>{s.pairs:,} pairs</b>: {_duration(s.seconds)} to compare them all at "
             f"{self.rate.value():,} a second. Their signatures take {s.signature_bytes / 1e6:,.1f} MB "
-            f"({s.n:,} × {self.k.value()} values of 4 bytes). The article's 10^8 pages: {seed.pairs:.1e} pairs, "
+            f"({s.n:,} × {self.k.value()} values of 4 bytes). The article's 10<sup>8</sup> pages: {_sci(seed.pairs)} pairs, "
             f"{_duration(seed.seconds)}."
         )
         self.expect.setText(self._expected())
@@ -146,4 +152,5 @@ def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
     box.setValue(value)
     box.setGroupSeparatorShown(True)
     box.setAccessibleName(name)
+    box.setMaximumWidth(200)
     return box
