@@ -45,6 +45,23 @@ class _PageList(QListWidget):
         return self.model().index(row, 0)
 
 
+PAGES = [  # (title, the page's attribute on the view; None: a heading)
+    ("Lessons", None),
+    ("1  Sets and Jaccard", "sets"),
+    ("2  Signatures and the estimate", "signatures"),
+    ("3  Banding", "banding"),
+    ("4  The S-curve", "scurve"),
+    ("5  Step through a signature", "step"),
+    ("From the textbook (MMDS ch. 3)", None),
+    ("The signature matrix, row by row", "matrix"),
+    ("Why not compare every pair?", "scale"),
+    ("Choosing k, b and r", "choosing"),
+    ("Containment", "containment"),
+    ("Experiments", None),
+    ("Error versus k", "error"),
+    ("Recall and false positives", "sweep"),
+]
+
 ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these
 PRESENTATION_PT = 14.0  # presentation mode zooms the text to at least this size (a projector at the back of a room)
 
@@ -66,23 +83,7 @@ class LearnView(QWidget):
         self.list.setAccessibleName("Lessons")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
-        titles = [  # (title, the page's attribute)
-            ("Lessons", None),
-            ("1  Sets and Jaccard", "sets"),
-            ("2  Signatures and the estimate", "signatures"),
-            ("3  Banding", "banding"),
-            ("4  The S-curve", "scurve"),
-            ("5  Step through a signature", "step"),
-            ("From the textbook (MMDS ch. 3)", None),
-            ("The signature matrix, row by row", "matrix"),
-            ("Why not compare every pair?", "scale"),
-            ("Choosing k, b and r", "choosing"),
-            ("Containment", "containment"),
-            ("Experiments", None),
-            ("Error versus k", "error"),
-            ("Recall and false positives", "sweep"),
-        ]
-        for title, page in titles:
+        for title, page in PAGES:
             item = QListWidgetItem(title)
             if page is None:
                 item.setFlags(Qt.ItemFlag.NoItemFlags)
