@@ -30,7 +30,11 @@ from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.handout import export_handout
 from lshdesk.gui.learn.lesson_banding import BandingLesson
+from lshdesk.gui.learn.lesson_choosing import ChoosingLesson
+from lshdesk.gui.learn.lesson_containment import ContainmentLesson
 from lshdesk.gui.learn.lesson_demo import DemoLesson
+from lshdesk.gui.learn.lesson_matrix import MatrixLesson
+from lshdesk.gui.learn.lesson_scale import ScaleLesson
 from lshdesk.gui.learn.lesson_scurve import SCurveLesson
 from lshdesk.gui.learn.lesson_sets import SetsLesson
 from lshdesk.gui.learn.lesson_signatures import SignaturesLesson
@@ -52,8 +56,16 @@ EXPERIMENTS: list[tuple[str, str, PageMaker]] = [
     ("Error versus k", "error", ErrorPage),
     ("Recall and false positives", "sweep", BandingPage),
 ]
+# Mining of Massive Datasets ch. 3, the half the article's demos lack
+TEXTBOOK: list[tuple[str, str, PageMaker]] = [
+    ("The signature matrix, row by row", "matrix", lambda source: MatrixLesson()),
+    ("Why not compare every pair?", "scale", ScaleLesson),
+    ("Choosing k, b and r", "choosing", lambda source: ChoosingLesson()),
+    ("Containment", "containment", lambda source: ContainmentLesson()),
+]
 SECTIONS: list[tuple[str, list[tuple[str, str, PageMaker]], bool]] = [  # (heading, pages, numbered as lessons)
     ("Lessons", LESSONS, True),
+    ("From the textbook (MMDS ch. 3)", TEXTBOOK, False),
     ("Experiments", EXPERIMENTS, False),
 ]
 
