@@ -20,6 +20,7 @@ from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.lesson_banding import BandingLesson
+from lshdesk.gui.learn.lesson_bbit import BbitLesson
 from lshdesk.gui.learn.lesson_choosing import ChoosingLesson
 from lshdesk.gui.learn.lesson_matrix import MatrixLesson
 from lshdesk.gui.learn.lesson_scale import ScaleLesson
@@ -47,6 +48,23 @@ class _PageList(QListWidget):
 ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these
 PRESENTATION_PT = 14.0  # presentation mode zooms the text to at least this size (a projector at the back of a room)
 
+TITLES = [  # (title, the page's attribute); None: a heading
+    ("Lessons", None),
+    ("1  Sets and Jaccard", "sets"),
+    ("2  Signatures and the estimate", "signatures"),
+    ("3  Banding", "banding"),
+    ("4  The S-curve", "scurve"),
+    ("5  Step through a signature", "step"),
+    ("From the textbook (MMDS ch. 3)", None),
+    ("The signature matrix, row by row", "matrix"),
+    ("Why not compare every pair?", "scale"),
+    ("Choosing k, b and r", "choosing"),
+    ("b-bit MinHash (advanced)", "bbit"),
+    ("Experiments", None),
+    ("Error versus k", "error"),
+    ("Recall and false positives", "sweep"),
+]
+
 
 class LearnView(QWidget):
     """Lessons 1 to 5 and the two experiments; works offline with no files loaded. Presentation mode (F11): full
@@ -65,22 +83,7 @@ class LearnView(QWidget):
         self.list.setAccessibleName("Lessons")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
-        titles = [  # (title, the page's attribute)
-            ("Lessons", None),
-            ("1  Sets and Jaccard", "sets"),
-            ("2  Signatures and the estimate", "signatures"),
-            ("3  Banding", "banding"),
-            ("4  The S-curve", "scurve"),
-            ("5  Step through a signature", "step"),
-            ("From the textbook (MMDS ch. 3)", None),
-            ("The signature matrix, row by row", "matrix"),
-            ("Why not compare every pair?", "scale"),
-            ("Choosing k, b and r", "choosing"),
-            ("Experiments", None),
-            ("Error versus k", "error"),
-            ("Recall and false positives", "sweep"),
-        ]
-        for title, page in titles:
+        for title, page in TITLES:
             item = QListWidgetItem(title)
             if page is None:
                 item.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -125,10 +128,11 @@ class LearnView(QWidget):
         self.matrix = MatrixLesson()
         self.scale = ScaleLesson(self.source)
         self.choosing = ChoosingLesson()
+        self.bbit = BbitLesson(self.source)
         self.error = ErrorPage(self.source)
         self.sweep = BandingPage(self.source)
         self.pages = [self.sets, self.signatures, self.banding, self.scurve, self.step, self.matrix, self.scale]
-        self.pages += [self.choosing, self.error, self.sweep]
+        self.pages += [self.choosing, self.bbit, self.error, self.sweep]
         for page in self.pages:
             self.stack.addWidget(page)
 
