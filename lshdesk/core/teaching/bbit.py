@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.compare import all_pairs
-from lshdesk.core.hashing import fmix32
+from lshdesk.core.hashing import fmix32, fold32
 from lshdesk.core.minhash import HashFamily, fast_params
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.shingle_kinds import hash_shingles
@@ -60,22 +60,55 @@ class Scheme:
 
     bits: int
     slots: int
+    one_permutation: bool = False  # one hash function, ``slots`` bins (32 bits each)
 
     @property
     def label(self) -> str:
+        if self.one_permutation:
+            return f"one permutation, {self.slots} bins"
         return f"classic, {self.slots} × 32 bits" if self.bits == SLOT_BITS else f"b = {self.bits}, {self.slots} slots"
 
 
 def equal_memory(k: int, bits: Sequence[int] = BITS) -> list[Scheme]:
-    """The classic k slots of 32 bits, then b-bit schemes of the same memory: k · 32 / b slots each."""
-    return [Scheme(SLOT_BITS, k)] + [Scheme(b, k * SLOT_BITS // b) for b in bits]
+    """The classic k slots of 32 bits, then b-bit schemes of the same memory (k · 32 / b slots each), then
+    one-permutation hashing with k bins."""
+    return [Scheme(SLOT_BITS, k)] + [Scheme(b, k * SLOT_BITS // b) for b in bits] + [Scheme(SLOT_BITS, k, True)]
+
+
+_EMPTY = np.uint64(2**64 - 1)
+
+
+def one_permutation(batch: ShingleBatch, bins: int, seed: int) -> npt.NDArray[np.uint64]:
+    """One-permutation hashing (Li, Owen & Zhang 2012) densified by rotation (Shrivastava & Li 2014): one hash
+    v = a*x + b mod 2^32 (the fast family's first function), bin floor(v · bins / 2^32), the minimum v of each bin;
+    an empty bin takes the value of the next non-empty bin to its right (circularly). The values are kept whole, so
+    each lies in its own bin's range: a borrowed value can equal only one borrowed from the same bin (the paper's
+    offset C · d, for values kept relative to their bin, is not needed). Bins agree with probability J. (n_docs,
+    bins)."""
+    a, b = fast_params(1, seed)
+    ids = batch.ids if batch.ids.dtype == np.uint32 else fold32(batch.ids)
+    v = (ids * a[0] + b[0]).astype(np.uint64)  # wraps mod 2^32 in uint32, as the family's kernel does
+    n = len(batch)
+    where = np.repeat(np.arange(n, dtype=np.int64), batch.counts()) * bins + ((v * np.uint64(bins)) >> np.uint64(32))
+    mins = np.full(n * bins, _EMPTY, dtype=np.uint64)
+    np.minimum.at(mins, where.astype(np.int64), v)
+    twice = np.tile(mins.reshape(n, bins), 2)
+    index = np.where(twice != _EMPTY, np.arange(2 * bins), 2 * bins)
+    nearest = np.minimum.accumulate(index[:, ::-1], axis=1)[:, ::-1][:, :bins]  # next non-empty at or right of j
+    found = nearest < 2 * bins
+    value = np.take_along_axis(twice, np.where(found, nearest, 0), axis=1)
+    return np.where(found, value, _EMPTY)
 
 
 def pair_estimates(
     batch: ShingleBatch, scheme: Scheme, seed: int, left: npt.NDArray, right: npt.NDArray
 ) -> npt.NDArray[np.float64]:
     """Each pair's estimate under ``scheme`` with the fast family's functions of ``seed``."""
-    sigs = HashFamily("fast", scheme.slots, seed, *fast_params(scheme.slots, seed)).sign_ids(batch)
+    sigs: npt.NDArray[np.unsignedinteger]
+    if scheme.one_permutation:
+        sigs = one_permutation(batch, scheme.slots, seed)
+    else:
+        sigs = HashFamily("fast", scheme.slots, seed, *fast_params(scheme.slots, seed)).sign_ids(batch)
     if scheme.bits < SLOT_BITS:
         sigs = low_bits(sigs, scheme.bits)
     share = np.mean(sigs[left] == sigs[right], axis=1)

@@ -1,10 +1,12 @@
 """b-bit MinHash (Li & König), an advanced page: the classic 32-bit slots against 1, 2, 4 and 8 bits a slot in the same
-memory, the mean absolute error over many seeds on the sentences' pairs or the user's files, as a table and a plot."""
+memory, and one-permutation hashing, with the mean absolute error over many seeds on the sentences' pairs or the
+user's files, as a table and a plot."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 
 from lshdesk.core.teaching import bbit
@@ -149,13 +151,14 @@ class BbitLesson(LessonPage):
     def _draw(self, m: bbit.Measurement) -> None:
         self.plot.clear()
         order = np.argsort(m.jaccard, kind="stable")
-        # red, blue, orange, purple: the two greens of SET_COLORS are hard to tell apart on a projector
-        inks = [plot_colors().text, *(SET_COLORS[i].color() for i in (0, 1, 3, 4))]
-        for s, err, ink, symbol in zip(m.schemes, m.abs_error, inks, "osdtx"):
+        # b-bit in red, blue, orange, purple; one permutation in teal, dashed (the only green)
+        inks = [plot_colors().text, *(SET_COLORS[i].color() for i in (0, 1, 3, 4, 2))]
+        for s, err, ink, symbol in zip(m.schemes, m.abs_error, inks, "osdtx+"):
+            dash = Qt.PenStyle.DashLine if s.one_permutation else Qt.PenStyle.SolidLine
             self.plot.plot(
                 m.jaccard[order],
                 err[order],
-                pen=pg.mkPen(ink, width=3 if s.bits == bbit.SLOT_BITS else 2),
+                pen=pg.mkPen(ink, width=3 if s.bits == bbit.SLOT_BITS else 2, style=dash),
                 symbol=symbol,
                 symbolSize=7,
                 symbolBrush=ink,
@@ -175,7 +178,9 @@ class BbitLesson(LessonPage):
             f"Estimates of dissimilar pairs fall below 0 (at b = 1, {to_fixed(100 * negative, 1)} % of the "
             f"estimates of pairs at J &lt; 0.5 here). And banding needs whole-slot keys: a band of r one-bit slots "
             f"agrees by chance with probability 2<sup>−r</sup> (r = 4: {to_fixed(2.0**-4, 4)}), so two unrelated "
-            "documents share a bucket far more often than with 32-bit slots."
+            "documents share a bucket far more often than with 32-bit slots. <b>One permutation</b> saves the "
+            f"time instead: one hash function for all {self.k.value()} bins (the minimum in each bin of the hash's "
+            "range; an empty bin takes the value of the next non-empty one to its right), in the classic memory."
         )
 
 

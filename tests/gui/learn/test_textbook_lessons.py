@@ -95,6 +95,8 @@ def test_the_bbit_page_table_is_a_direct_computation(qtbot, view):
     from lshdesk.core.hashing import fmix32
     from lshdesk.core.minhash import sign_texts
     from lshdesk.core.params import SignatureParams
+    from lshdesk.core.shingle_kinds import hash_shingles
+    from lshdesk.core.teaching import bbit
     from lshdesk.core.teaching import lessons as t
 
     page = view.bbit
@@ -118,7 +120,17 @@ def test_the_bbit_page_table_is_a_direct_computation(qtbot, view):
         cells = _cells(page.table, row)
         assert cells[1] == f"{slots:,}" and cells[2] == "128"
         assert cells[3:] == [f"{err.mean():.4f}", f"{err[j >= 0.5].mean():.4f}", f"{err[j < 0.5].mean():.4f}"]
-    assert len(page.plot.getPlotItem().listDataItems()) == 5
+    batch = hash_shingles(texts, t.WORDS)
+    oph = [bbit.one_permutation(batch, 4, seed) for seed in range(12)]  # checked against a plain one in core
+    err = np.mean([np.abs((sig[left] == sig[right]).mean(axis=1) - j) for sig in oph], axis=0)
+    assert _cells(page.table, 5)[1:] == [
+        "4",
+        "128",
+        f"{err.mean():.4f}",
+        f"{err[j >= 0.5].mean():.4f}",
+        f"{err[j < 0.5].mean():.4f}",
+    ]
+    assert len(page.plot.getPlotItem().listDataItems()) == 6
     assert "12 seeds" in page.what.text() and "the 8 sample sentences" in page.what.text()
 
 
