@@ -30,6 +30,7 @@ from lshdesk.gui.learn.experiment_base import ExperimentPage
 from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.handout import export_handout
 from lshdesk.gui.learn.lesson_banding import BandingLesson
+from lshdesk.gui.learn.lesson_bbit import BbitLesson
 from lshdesk.gui.learn.lesson_choosing import ChoosingLesson
 from lshdesk.gui.learn.lesson_containment import ContainmentLesson
 from lshdesk.gui.learn.lesson_demo import DemoLesson
@@ -62,6 +63,7 @@ TEXTBOOK: list[tuple[str, str, PageMaker]] = [
     ("Why not compare every pair?", "scale", ScaleLesson),
     ("Choosing k, b and r", "choosing", lambda source: ChoosingLesson()),
     ("Containment", "containment", lambda source: ContainmentLesson()),
+    ("b-bit MinHash (advanced)", "bbit", BbitLesson),
 ]
 SECTIONS: list[tuple[str, list[tuple[str, str, PageMaker]], bool]] = [  # (heading, pages, numbered as lessons)
     ("Lessons", LESSONS, True),

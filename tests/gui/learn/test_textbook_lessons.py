@@ -1,8 +1,11 @@
 """The textbook lessons in the Learn view: the signature matrix stepped row by row with the keys, a cell clicked,
-the scale page's figures and its expected candidates on the sentences and on the user's files."""
+the scale page's figures and its expected candidates on the sentences and on the user's files, the b-bit page's
+table against a direct computation."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from lshdesk.core.teaching import mmds
@@ -101,3 +104,64 @@ def test_containment_shows_the_jaccard_a_contained_pair_has(qtbot, view):
     c, j, na, nb = sentence_example()
     words = set(t.SENTENCES[0].lower().replace(".", "").replace(",", "").split())
     assert c == 1.0 and na == len(words) and j == na / nb
+
+
+def test_the_bbit_page_table_is_a_direct_computation(qtbot, view):
+    """The table's error figures against a direct computation here: the fast family's signatures, the lowest b bits
+    of fmix32 of each slot, (share − 2^−b) / (1 − 2^−b), |Ĵ − J| averaged over the seeds and the pairs."""
+    from lshdesk.core.compare import all_pairs
+    from lshdesk.core.hashing import fmix32
+    from lshdesk.core.minhash import sign_texts
+    from lshdesk.core.params import SignatureParams
+    from lshdesk.core.shingle_kinds import hash_shingles
+    from lshdesk.core.teaching import bbit
+    from lshdesk.core.teaching import lessons as t
+
+    page = view.bbit
+    view.show_page(page)
+    page.k.setValue(4)
+    page.seeds.setValue(12)
+    texts = list(t.SENTENCES)
+    left, right = all_pairs(len(texts))
+    j = t.jaccard_matrix(texts)[left, right]
+    for row, b in enumerate((32, 1, 2, 4, 8)):
+        slots = 4 * 32 // b
+        errors = []
+        for seed in range(12):
+            sig = sign_texts(texts, SignatureParams(t.WORDS, "fast", slots, seed))
+            if b < 32:
+                sig = fmix32(sig) % (1 << b)
+            c = 0.0 if b == 32 else 2.0**-b
+            est = ((sig[left] == sig[right]).mean(axis=1) - c) / (1 - c)
+            errors.append(np.abs(est - j))
+        err = np.mean(errors, axis=0)
+        cells = _cells(page.table, row)
+        assert cells[1] == f"{slots:,}" and cells[2] == "128"
+        assert cells[3:] == [f"{err.mean():.4f}", f"{err[j >= 0.5].mean():.4f}", f"{err[j < 0.5].mean():.4f}"]
+    batch = hash_shingles(texts, t.WORDS)
+    oph = [bbit.one_permutation(batch, 4, seed) for seed in range(12)]  # checked against a plain one in core
+    err = np.mean([np.abs((sig[left] == sig[right]).mean(axis=1) - j) for sig in oph], axis=0)
+    assert _cells(page.table, 5)[1:] == [
+        "4",
+        "128",
+        f"{err.mean():.4f}",
+        f"{err[j >= 0.5].mean():.4f}",
+        f"{err[j < 0.5].mean():.4f}",
+    ]
+    assert len(page.plot.getPlotItem().listDataItems()) == 6
+    assert "12 seeds" in page.what.text() and "the 8 sample sentences" in page.what.text()
+
+
+def test_the_bbit_page_on_the_users_files_and_its_exercises(qtbot, view):
+    from lshdesk.gui.learn.lesson_bbit import bbit_exercises
+
+    page = view.bbit
+    docs = [(f"d{i}.txt", f"shared words here and there number {i % 3} and {i}") for i in range(6)]
+    view.set_corpus(lambda: docs)
+    page.seeds.setValue(20)
+    page.use_files.setChecked(True)
+    qtbot.waitUntil(lambda: "your 6 files" in page.what.text(), timeout=10000)
+    assert "(15 pairs" in page.what.text() and page.result.jaccard.shape == (15,)
+    p, j_hat, ratio = (ex.value for ex in bbit_exercises())
+    assert p == pytest.approx(0.8) and j_hat == pytest.approx(0.6)
+    assert ratio == pytest.approx(np.sqrt(0.09 / 16) / (np.sqrt(0.95 * 0.05 / 512) / 0.5))
