@@ -98,6 +98,7 @@ def main() -> int:
     ap.add_argument("--threshold", type=float, default=0.8)
     ap.add_argument("--trace", action="store_true", help="print what ran during each gap over 30 ms")
     ap.add_argument("--all-files", action="store_true", help="read every file, whatever its name (not only text types)")
+    ap.add_argument("--max-points", type=int, help="pairs the plot draws at most (default: the view's)")
     ap.add_argument("--session", type=Path, help="load the scan from this session file, or save it there first")
     args = ap.parse_args()
     from PySide6.QtCore import QSettings
@@ -129,13 +130,18 @@ def main() -> int:
     window.resize(1280, 800)
     window.state.set_result(result)
     view = window.scurve_view
+    if args.max_points:
+        view.workers.max_points = args.max_points
     window.tabs.setCurrentWidget(view)
     marks = _Marks(view)
     ticker = _Ticker()
     t = time.perf_counter()
     ticker.run(lambda: view.ref is not None and view.workers.idle() and not view.plot.filling.pending, 300)
     ref = view.ref
-    print(f"exact similarities: {ref.mode}, {len(ref.codes):,} pairs listed, ready {time.perf_counter() - t:.1f} s")
+    print(
+        f"exact similarities: {ref.mode}, {len(ref.codes):,} pairs listed, ready {time.perf_counter() - t:.1f} s; "
+        f"at most {getattr(view.workers, 'max_points', 20_000):,} pairs drawn"  # 20,000 before it was a setting
+    )
     probe = None
     if args.trace:
         from stall_probe import Probe
