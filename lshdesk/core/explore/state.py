@@ -109,10 +109,16 @@ class ExploreState:
         if params.banding is not None:
             return params.banding, ""
         if r is not None and r.params.banding is None and _same_choice(r.params, params):
-            return r.banding, r.scheme_note or f"the last scan's automatic choice, {r.banding}"
+            return r.banding, r.scheme_note or f"bands x rows {r.banding.bands} x {r.banding.rows}"
         return scan_banding(params), ""
 
     # --- sessions -----------------------------------------------------------------------------------------------------
+    def restore(self, saved: Any) -> frozenset[str]:
+        """Take what a session saved (untrusted: ``from_json`` checks it all first) for the Jaccard scan shown."""
+        if self.scanned is None or saved is None:
+            return frozenset()
+        return self.update(**from_json(saved, self.k))
+
     def to_json(self) -> dict[str, Any]:
         """What a session keeps: the scheme, the threshold, the comparisons, the goal, follow."""
         b = self.banding

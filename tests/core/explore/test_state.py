@@ -144,3 +144,24 @@ def test_the_automatic_scheme_is_the_scans_own_choice_for_the_same_parameters(re
     assert s.automatic(other) == (optimal_banding(0.9, K, p.fp_weight, p.fn_weight), "")
     manual = replace(p, banding=Banding(4, 4))
     assert s.automatic(manual) == (Banding(4, 4), "")
+
+
+def test_a_session_keeps_the_explorer_and_a_damaged_one_is_refused(result, tmp_path):
+    from lshdesk.core.persistence.session import load_explore, save_session
+
+    s = ExploreState()
+    s.show_result(result)
+    s.update(banding=Banding(8, 4), threshold=0.55)
+    path = tmp_path / "s.lshdesk"
+    save_session(path, result, explore=s.to_json())
+    t = ExploreState()
+    assert t.restore(load_explore(path)) == frozenset()  # nothing scanned shown: nothing to restore into
+    t.show_result(result)
+    assert t.restore(load_explore(path)) == {"banding", "threshold"}
+    assert (t.banding, t.threshold) == (Banding(8, 4), 0.55)
+    save_session(path, result)  # a session saved without the explorer (or before it was kept)
+    assert load_explore(path) is None and t.restore(load_explore(path)) == frozenset()
+    save_session(path, result, explore={"bands": 8, "rows": 9, "threshold": 0.5})  # 72 slots of 64
+    with pytest.raises(ParamError, match="more than the signature's k"):
+        t.restore(load_explore(path))
+    assert (t.banding, t.threshold) == (Banding(8, 4), 0.55)
