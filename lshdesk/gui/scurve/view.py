@@ -29,6 +29,7 @@ from lshdesk.core.scurve import presets
 from lshdesk.gui.plots.scurve_pairs import plot_pairs
 from lshdesk.gui.plots.scurve_plot import ScurvePlot
 from lshdesk.gui.scurve.containment import ContainmentMode
+from lshdesk.gui.scurve.fold import TablesFold
 from lshdesk.gui.scurve.panels import FiguresPanel, TunePanel
 from lshdesk.gui.scurve.scheme import SchemeControls
 from lshdesk.gui.scurve.tables import ScurveTables
@@ -36,7 +37,9 @@ from lshdesk.gui.scurve.use_scheme import UseScheme
 from lshdesk.gui.scurve.workers import Answer, ExploreWorkers
 from lshdesk.gui.theme import ERROR, keep_style, muted
 
-MAX_POINTS = 20_000
+# pairs drawn at most: the rugs (~700 x 25 px each) are solid long before 5,000 points of 6-7 px; 20,000 took
+# 55-75 ms to paint and 20-50 ms to set on every slider step (2 cores, load 10), 5,000 about a quarter of that
+MAX_POINTS = 5_000
 IDLE_TEXT = "Open a folder and scan it to see its S-curve."
 
 
@@ -68,6 +71,8 @@ class ScurveView(QWidget):
         keep_style(self.source, lambda: f"color:{muted().name()}")
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG")
+        self.tables_button = QPushButton("Missed pairs and buckets")
+        self.tables_button.setAccessibleName("Show the missed pairs and buckets")
         self.containment = ContainmentMode(self, MAX_POINTS)  # a containment scan's curves, in place of P(J)
         self._lay_out()
         self._connect()
@@ -79,6 +84,7 @@ class ScurveView(QWidget):
         top_lay.addWidget(self.plot, 1)
         bar = QHBoxLayout()
         bar.addWidget(self.source, 1)
+        bar.addWidget(self.tables_button, 0, Qt.AlignmentFlag.AlignTop)
         bar.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
         top_lay.addLayout(bar)
         left = QSplitter(Qt.Orientation.Vertical)
@@ -87,6 +93,7 @@ class ScurveView(QWidget):
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 1)
         left.setSizes([520, 200])
+        self.fold = TablesFold(left, self.plot, self.tables_button)  # on a short view the tables step aside
         side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 4, 0)
@@ -151,7 +158,7 @@ class ScurveView(QWidget):
         self.tune_panel.reason.setText("")
         containment = result is not None and result.params.measure == "containment" and len(result.docs) >= 2
         self.containment.jaccard_controls((self.scheme, self.use_scheme, self.tune_panel), not containment)
-        for w in (self.figures_panel, self.tables):
+        for w in (self.figures_panel, self.tables, self.tables_button):
             w.setVisible(not containment)  # figures of a Jaccard re-banding
         jaccard = not containment and result is not None and len(result.docs) >= 2
         self.workers.reset(None, [])

@@ -1,0 +1,74 @@
+"""The S-curve view's tables below the plot fold away when the view is short, so the plot keeps its height.
+
+At 1024 x 640 the plot was 130-200 px high beside the missed pairs and buckets (issue 31, item 11). The tables
+take room only when the plot keeps ``PLOT_MIN`` pixels and they get ``TABLES_MIN``; otherwise they fold, and a
+button beside the plot opens them again (the user's choice then stands until the view's height changes a lot).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QPushButton, QSplitter, QWidget
+
+PLOT_MIN = 300  # pixels of height the plot keeps before the tables get any
+TABLES_MIN = 150  # a tab bar, a header and four rows: less is not worth showing
+
+
+class TablesFold(QObject):
+    """Folds ``split``'s second widget (the tables) when ``plot`` would fall below ``PLOT_MIN``; ``button`` toggles."""
+
+    def __init__(self, split: QSplitter, plot: QWidget, button: QPushButton) -> None:
+        super().__init__(split)
+        self.split, self.plot, self.button = split, plot, button
+        self.folded_for: int | None = None  # the height the tables folded at by themselves (None: not folded so)
+        split.setCollapsible(0, False)
+        split.setCollapsible(1, True)
+        button.setCheckable(True)
+        button.setChecked(True)
+        button.toggled.connect(self._toggled)
+        split.splitterMoved.connect(lambda *_: self._sync_button())
+        self._later = QTimer(self, singleShot=True, interval=0)  # once the layouts have settled (the plot's height)
+        self._later.timeout.connect(self.fit)
+        split.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.split and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._later.start()
+        return False
+
+    def room(self) -> int:
+        """Pixels the tables can have while the plot keeps ``PLOT_MIN``."""
+        top = self.split.widget(0)
+        extra = max(0, top.height() - self.plot.height())  # what sits with the plot: the source line, Export
+        return self.split.height() - self.split.handleWidth() - PLOT_MIN - extra
+
+    def fit(self) -> None:
+        """Fold the tables on a short view; unfold them when it grows again (if they folded by themselves)."""
+        shown = self.split.sizes()[1] > 0
+        if shown and self.room() < TABLES_MIN:
+            self.folded_for = self.split.height()
+            self._set(False)
+        elif not shown and self.folded_for is not None and self.room() >= TABLES_MIN:
+            self.folded_for = None
+            self._set(True)
+
+    def _toggled(self, on: bool) -> None:
+        self.folded_for = None  # the user's choice
+        self._set(on)
+
+    def _set(self, on: bool) -> None:
+        h = self.split.height() - self.split.handleWidth()
+        tables = max(TABLES_MIN, min(h // 4 + 60, self.room())) if on else 0
+        self.split.setSizes([h - tables, tables])
+        self._sync_button()
+
+    def _sync_button(self) -> None:
+        shown = self.split.sizes()[1] > 0
+        self.button.blockSignals(True)
+        self.button.setChecked(shown)
+        self.button.blockSignals(False)
+        self.button.setToolTip(
+            ("Fold" if shown else "Show")
+            + " the missed pairs and the largest buckets below the plot (on a short window they fold by themselves, "
+            f"so that the plot keeps {PLOT_MIN} pixels)"
+        )
