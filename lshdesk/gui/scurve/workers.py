@@ -5,7 +5,8 @@ its figures on a 6,500-document result, 2 cores at load 10). Requests are number
 is passed on: an older thread still running is told to cancel, and the newest request starts when it ends, so a
 burst of steps costs one re-band behind the last. The answer carries what the plot draws (``plot_pairs``: 15-40 ms
 of joins over 200,000 known pairs, on the GUI thread before) and when it was asked for, so the view can say how long
-the user waited.
+the user waited. Once an answer is shown, a third thread scores the candidates of the schemes one slider step away
+(``tune.warm``: most of a first visit's time is the exact Jaccard of its new candidates); any request stops it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from lshdesk.core.explore.exact import ExactReference, build_reference
 from lshdesk.core.explore.figures import Figures
 from lshdesk.core.explore.known import KnownJaccard, measured_candidates
-from lshdesk.core.explore.tune import Goal, Tuning, explore_request
+from lshdesk.core.explore.tune import Goal, Tuning, explore_request, neighbours, warm
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.plots.scurve_pairs import PlotPairs, plot_pairs
@@ -57,6 +58,8 @@ class ExploreWorkers(QObject):
         self.known: KnownJaccard | None = None  # similarities computed for this result: a scheme seen again is quick
         self.reference = WorkerSlot(self)  # the exact reference of the result shown
         self.explore = WorkerSlot(self)  # the figures of the newest request
+        self.warm = WorkerSlot(self)  # the next steps' candidates, scored while the user looks
+        self.warming = True
         self._pending = False  # a request waits for the running one to end
         self._tune_next = False
         self._asked = 0.0  # when the newest request was made
@@ -90,6 +93,7 @@ class ExploreWorkers(QObject):
         are dropped."""
         if self.result is None:
             return
+        self.warm.cancel()
         self.explore.cancel()
         self._pending, self._tune_next, self._asked = True, tune, time.perf_counter()
         self._launch()
@@ -97,12 +101,13 @@ class ExploreWorkers(QObject):
     def cancel_all(self) -> None:
         self._pending = False
         self.explore.cancel()
+        self.warm.cancel()
         self.reference.cancel()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel all work and wait for the threads; True if none is left running."""
         self.cancel_all()
-        return all([slot.shutdown(timeout_ms) for slot in (self.explore, self.reference)])
+        return all([slot.shutdown(timeout_ms) for slot in (self.explore, self.warm, self.reference)])
 
     # --- inside -----------------------------------------------------------------------------------------------------------
     def _launch(self) -> None:
@@ -119,7 +124,14 @@ class ExploreWorkers(QObject):
             )
             return Answer(tuning, figures, plot_pairs(figures, ref, figures.threshold, cap), asked)
 
-        self.explore.start(job, self.explored.emit, on_failed=self._failed)
+        self.explore.start(job, self._answered, on_failed=self._failed)
+
+    def _answered(self, answer: Answer) -> None:
+        self.explored.emit(answer)
+        r, known = self.result, self.known
+        if self.warming and r is not None and known is not None and not self._pending:
+            schemes, is_ref = neighbours(answer.figures.banding, r.signatures.shape[1]), self.is_ref
+            self.warm.start(lambda cancel: warm(r.signatures, known, schemes, is_ref, cancel), lambda _n: None)
 
     def _failed(self, message: str, _details: str) -> None:
         self.failed.emit(message)
