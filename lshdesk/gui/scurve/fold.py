@@ -1,25 +1,29 @@
 """The S-curve view's tables below the plot fold away when the view is short, so the plot keeps its height.
 
-At 1024 x 640 the plot was 130-200 px high beside the missed pairs and buckets (issue 31, item 11). The tables
-take room only when the plot keeps ``PLOT_MIN`` pixels and they get ``TABLES_MIN``; otherwise they fold, and a
+At 1024 x 640 the plot was 130-200 px high beside the missed pairs and buckets (issue 31, item 11); at 1280 x 800
+with the welcome banner open, 193 px under its legend. The tables take room only when the plot's drawing area keeps
+``PLOT_MIN`` pixels (its axes, title and legend come on top) and they get ``TABLES_MIN``; otherwise they fold, and a
 button beside the plot opens them again (the user's choice then stands until the view's height changes a lot).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QPushButton, QSplitter, QWidget
 
-PLOT_MIN = 300  # pixels of height the plot keeps before the tables get any
+PLOT_MIN = 300  # pixels of height the plot's drawing area keeps before the tables get any
 TABLES_MIN = 150  # a tab bar, a header and four rows: less is not worth showing
 
 
 class TablesFold(QObject):
-    """Folds ``split``'s second widget (the tables) when ``plot`` would fall below ``PLOT_MIN``; ``button`` toggles."""
+    """Folds ``split``'s second widget (the tables) when ``plot``'s drawing area (``area()`` pixels high) would fall
+    below ``PLOT_MIN``; ``button`` toggles."""
 
-    def __init__(self, split: QSplitter, plot: QWidget, button: QPushButton) -> None:
+    def __init__(self, split: QSplitter, plot: QWidget, area: Callable[[], float], button: QPushButton) -> None:
         super().__init__(split)
-        self.split, self.plot, self.button = split, plot, button
+        self.split, self.plot, self.area, self.button = split, plot, area, button
         self.folded_for: int | None = None  # the height the tables folded at by themselves (None: not folded so)
         split.setCollapsible(0, False)
         split.setCollapsible(1, True)
@@ -39,7 +43,7 @@ class TablesFold(QObject):
     def room(self) -> int:
         """Pixels the tables can have while the plot keeps ``PLOT_MIN``."""
         top = self.split.widget(0)
-        extra = max(0, top.height() - self.plot.height())  # what sits with the plot: the source line, Export
+        extra = max(0, top.height() - int(self.area()))  # axes, title, legend; the source line, Export
         return self.split.height() - self.split.handleWidth() - PLOT_MIN - extra
 
     def fit(self) -> None:

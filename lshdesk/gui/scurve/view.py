@@ -71,7 +71,7 @@ class ScurveView(QWidget):
         keep_style(self.source, lambda: f"color:{muted().name()}")
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG")
-        self.tables_button = QPushButton("Missed pairs and buckets")
+        self.tables_button = QPushButton("Tables")
         self.tables_button.setAccessibleName("Show the missed pairs and buckets")
         self.containment = ContainmentMode(self, MAX_POINTS)  # a containment scan's curves, in place of P(J)
         self._lay_out()
@@ -93,7 +93,8 @@ class ScurveView(QWidget):
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 1)
         left.setSizes([520, 200])
-        self.fold = TablesFold(left, self.plot, self.tables_button)  # on a short view the tables step aside
+        area = self.plot.plot_item.vb.height
+        self.fold = TablesFold(left, self.plot, area, self.tables_button)  # on a short view the tables step aside
         side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 4, 0)

@@ -15,10 +15,10 @@ def test_the_tables_fold_on_a_short_view_and_open_again(qtbot):
     v.show()
     qtbot.waitExposed(v)
     qtbot.waitUntil(lambda: v.fold.split.sizes()[1] == 0, timeout=2000)
-    assert v.plot.height() >= PLOT_MIN and not v.tables_button.isChecked()
+    assert v.plot.plot_item.vb.height() >= PLOT_MIN and not v.tables_button.isChecked()
     v.resize(1000, 760)  # a taller window: they come back by themselves
     qtbot.waitUntil(lambda: v.fold.split.sizes()[1] >= TABLES_MIN, timeout=2000)
-    assert v.plot.height() >= PLOT_MIN and v.tables_button.isChecked()
+    assert v.plot.plot_item.vb.height() >= PLOT_MIN and v.tables_button.isChecked()
     v.resize(720, 440)
     qtbot.waitUntil(lambda: v.fold.split.sizes()[1] == 0, timeout=2000)
     qtbot.mouseClick(v.tables_button, Qt.MouseButton.LeftButton)  # the user wants them anyway
