@@ -22,7 +22,7 @@ from lshdesk.core.scurve import presets, scan_banding
 
 Listener = Callable[[frozenset[str]], None]
 FIELDS = ("k", "banding", "threshold", "floor", "comparisons", "goal", "follow", "reference", "scanned")
-SAVED = ("banding", "threshold", "comparisons", "goal", "follow")  # what a session keeps (the rest is recomputed)
+BY_IDENTITY = ("reference", "scanned")  # compared by identity: equality would compare their arrays
 DEFAULT_COMPARISONS = ("balanced", "")  # the two preset curves drawn beside the scheme ("" draws none)
 
 
@@ -61,7 +61,9 @@ class ExploreState:
         known = set(presets(new["k"]))
         if not all(c == "" or c in known for c in new["comparisons"]) or len(new["comparisons"]) != 2:
             raise ParamError(f"compare with two of {', '.join(sorted(known))} (or none), not {new['comparisons']}")
-        changed = frozenset(n for n in FIELDS if new[n] is not getattr(self, n) and new[n] != getattr(self, n))
+        changed = frozenset(
+            n for n in FIELDS if new[n] is not getattr(self, n) and (n in BY_IDENTITY or new[n] != getattr(self, n))
+        )
         for name in changed:
             setattr(self, name, new[name])
         if changed:

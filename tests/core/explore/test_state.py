@@ -49,6 +49,8 @@ def test_a_result_sets_its_scheme_threshold_and_weights_and_forgets_the_old_refe
         result.params.fp_weight / (result.params.fp_weight + result.params.fn_weight)
     )
     assert {"k", "banding", "threshold", "scanned"} <= calls[-1]
+    again = replace(result, signatures=result.signatures.copy())  # a rescan: another result, equal arrays
+    assert s.show_result(again) is None and s.scanned is again
     s.show_result(None)
     assert s.scanned is None and s.reference is None
 
