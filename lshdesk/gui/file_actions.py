@@ -13,11 +13,12 @@ from collections.abc import Callable, Generator
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from lshdesk.core.errors import LshdeskError
 from lshdesk.core.persistence import export
 from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.persistence.jobs import write_report, write_session
 from lshdesk.core.persistence.report import to_html
-from lshdesk.core.persistence.session import SessionError, load_marks, load_session
+from lshdesk.core.persistence.session import SessionError, load_explore, load_marks, load_session
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.core.scan.progress import Progress
 from lshdesk.gui import export_dir
@@ -145,8 +146,11 @@ class FileActions:
         if r is not None and (path := ask_session_path(self.window, self._folder())):
             sel, folders = s.selection.docs, list(s.folders)
             marks = s.marks.copy()  # as they are now, whatever is marked meanwhile
+            explore = s.explore.to_json() if s.explore.scanned is r else None
             self._in_worker(
-                lambda cancel: write_session(path, r, sel, folders, marks, cancel), "Session saved to", "Save failed"
+                lambda cancel: write_session(path, r, sel, folders, marks, cancel, explore),
+                "Session saved to",
+                "Save failed",
             )
 
     def _in_worker(
@@ -189,5 +193,9 @@ class FileActions:
             self.state.set_marks(load_marks(path, len(loaded[0].docs)))
         except SessionError as e:
             _warn(self.window, "Marks not restored", str(e))
+        try:
+            self.state.explore.restore(load_explore(path))
+        except LshdeskError as e:  # SessionError, or a ParamError saying what is wrong with it
+            _warn(self.window, "S-curve settings not restored", str(e))
         self.progress.finish(f"Opened session {os.path.basename(path)}: {len(loaded[0].docs):,} documents.")
         return True

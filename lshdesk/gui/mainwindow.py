@@ -48,7 +48,7 @@ class MainWindow(QMainWindow):
         self.state.params = settings_store.saved_params(self.settings)
         self.names: list[str] = []
         self.corpus_panel = CorpusPanel(self.state)
-        self.params_panel = ParamsPanel(self.state.params)
+        self.params_panel = ParamsPanel(self.state.params, self.state.explore)
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setObjectName("side_splitter")
         self.side.addWidget(self.corpus_panel)
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.results = ResultsView()
         self.side_by_side = SideBySide(self.settings)
         self.signature_view = SignatureView()
-        self.scurve_view = ScurveView()
+        self.scurve_view = ScurveView(self.state.explore)
         self.learn = LearnView()
         self.tabs = QTabWidget()
         self.views: dict[str, tuple[View, str]] = {  # tab title -> (view, help page)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from lshdesk.core.explore.state import ExploreState
 from lshdesk.core.params import ScanParams
 from lshdesk.core.scan.pipeline import ScanResult
 
@@ -40,6 +41,7 @@ class AppState(QObject):
         self.selection = Selection()
         self.marks = np.zeros(0, dtype=bool)  # one per document of the result: the files an action would act on
         self.kept = np.zeros(0, dtype=bool)  # one per document: the one the user keeps in its group (shown bold)
+        self.explore = ExploreState()  # the S-curve explorer's scheme, threshold and exact similarities
 
     def set_folders(self, folders: list[str], reference: set[str] | None = None) -> None:
         seen: list[str] = []

@@ -3,7 +3,8 @@
 The criterion is ``scurve.optimal_banding`` (datasketch's). The two corpus goals use evidence: recall at the
 threshold is measured for every scheme at once from the known pairs above it (a pair is caught by (b, r) when one
 of the first b bands has all r slots equal), and the candidates a scheme brings are predicted from the corpus's
-similarity histogram, then checked by banding.
+similarity histogram, then checked by banding. ``warm`` scores the candidates of the schemes one slider step away
+while the user looks at one (``neighbours``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.arrays import unique
-from lshdesk.core.errors import ParamError, ScanCancelled
+from lshdesk.core.errors import ParamError, ScanCancelled, check_cancel
 from lshdesk.core.explore.exact import FINE_BINS, ExactReference
 from lshdesk.core.explore.figures import EPS, Figures, band_candidates, reband
 from lshdesk.core.explore.known import KnownJaccard
@@ -227,3 +228,33 @@ def explore_request(
             raise ScanCancelled("cancelled")
     yield Progress("re-banding", 1, 2)
     return tuning, reband(sigs, shingles, banding, t, ref, is_ref, known)
+
+
+WARM_CHUNK = 10_000  # pairs scored between two looks at ``cancel``: a request waits for one chunk at most
+
+
+def neighbours(banding: Banding, k: int) -> list[Banding]:
+    """The schemes one slider step away (b +- 1, r +- 1, the other giving way to keep b x r <= k), b + 1 first."""
+    b, r = banding.bands, banding.rows
+    out = [Banding(b + 1, min(r, k // (b + 1))) if b < k else None, Banding(b - 1, r) if b > 1 else None]
+    out += [Banding(min(b, k // (r + 1)), r + 1) if r < k else None, Banding(b, r - 1) if r > 1 else None]
+    return [s for s in out if s is not None and s != banding]
+
+
+def warm(
+    sigs: npt.NDArray,
+    known: KnownJaccard,
+    schemes: list[Banding],
+    is_ref: npt.NDArray[np.bool_] | None = None,
+    cancel: threading.Event | None = None,
+) -> Generator[Progress, None, int]:
+    """Score the candidates of ``schemes`` into ``known`` ahead of the user's next step (a re-band's time is mostly
+    the exact Jaccard of its new candidates); returns the pairs scored. Stops at ``cancel``, between chunks."""
+    before = known.computed
+    for i, scheme in enumerate(schemes):
+        yield Progress("warming", i, len(schemes))
+        codes = band_candidates(sigs, scheme, is_ref)[0]
+        for start in range(0, len(codes), WARM_CHUNK):
+            check_cancel(cancel)
+            known.jaccard(codes[start : start + WARM_CHUNK])
+    return known.computed - before

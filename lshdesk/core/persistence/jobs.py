@@ -40,12 +40,13 @@ def write_session(
     folders: list[str],
     marks: npt.NDArray[np.bool_] | None = None,
     cancel: threading.Event | None = None,
+    explore: dict | None = None,
 ) -> Generator[Progress, None, str]:
     """Save the session to ``path`` (``session.save_session``); returns the path."""
     yield Progress("saving the session", 0, 1)
     check_cancel(cancel)
     try:
-        save_session(path, result, selection, folders, marks)
+        save_session(path, result, selection, folders, marks, explore)
     except OutputError:
         raise
     except OSError as e:

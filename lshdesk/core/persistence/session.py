@@ -30,6 +30,7 @@ __all__ = [
     "FORMAT_VERSION",
     "MAGIC",
     "SessionError",
+    "load_explore",
     "load_marks",
     "load_session",
     "params_from_json",
@@ -89,8 +90,10 @@ def save_session(
     selection: tuple[int, ...] = (),
     folders: list[str] | None = None,
     marks: np.ndarray | None = None,
+    explore: dict[str, Any] | None = None,
 ) -> None:
-    """Write a session file: the scan's parameters, documents, signatures, shingle sets, results, selection, marks."""
+    """Write a session file: the scan's parameters, documents, signatures, shingle sets, results, selection, marks,
+    and what the S-curve explorer showed (``explore.state.ExploreState.to_json``)."""
     header = {
         "magic": MAGIC,
         "format_version": FORMAT_VERSION,
@@ -105,6 +108,7 @@ def save_session(
         "seconds": result.seconds,
         "selection": list(selection),
         "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
+        **({"explore": explore} if explore else {}),
     }
     groups = result.groups
     arrays = {
@@ -157,6 +161,18 @@ def load_marks(path: str | Path, n_docs: int) -> np.ndarray:
         raise SessionError(f"{path} is damaged: its marks are not document numbers below {n_docs}")
     marks[listed] = True
     return marks
+
+
+def load_explore(path: str | Path) -> Any:
+    """What the S-curve explorer showed when the session was saved (read from its header only, as ``load_marks``),
+    unchecked: ``ExploreState.restore`` checks it against the result; None if the session has none."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            return read_header(z).get("explore")
+    except SessionError as e:
+        raise SessionError(f"{path} is not an lshdesk session or is damaged: {e}") from None
+    except (OSError, zipfile.BadZipFile, ValueError) as e:
+        raise SessionError(f"{path} is not an lshdesk session or is damaged ({e})") from None
 
 
 def load_session(path: str | Path) -> tuple[ScanResult, tuple[int, ...], list[str]]:

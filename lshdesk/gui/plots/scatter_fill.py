@@ -1,4 +1,5 @@
-"""Scatter items filled a few thousand points per event-loop turn, so thousands of points never stall the window."""
+"""Scatter items whose points share one style, filled a few thousand points per event-loop turn, so thousands of
+points never stall the window."""
 
 from __future__ import annotations
 
@@ -6,7 +7,32 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QTimer
 
-CHUNK = 3000  # points per turn: pyqtgraph styles each new point in Python (~2.5 us), so ~8 ms a turn
+CHUNK = 3000  # points per turn: a turn's points are set and painted in ~10 ms (see UniformScatter)
+
+
+class UniformScatter(pg.ScatterPlotItem):
+    """A scatter item whose points all take the item's symbol, size, pen and brush (and the hover style when hovered).
+
+    pyqtgraph looks every new point's style up in its symbol atlas in Python (a tuple and a dict lookup a point):
+    20,000 points took 80-280 ms to set (2 cores, load 10). All points share a style here, so it is looked up once
+    (once more for hovered points) and given to all: 2-3 ms for 3,000 points, 17-52 ms for 20,000, painting aside.
+    """
+
+    def updateSpots(self, dataSet=None) -> None:  # noqa: N802, N803 - pyqtgraph's names
+        data = self.data if dataSet is None else dataSet
+        if not (self.opts["pxMode"] and self.opts["useCache"]) or np.any(data["size"] != -1):
+            super().updateSpots(dataSet)  # a point with its own style: pyqtgraph's way
+            return
+        todo = data["sourceRect"]["w"] == 0
+        for hovered in (False, True):
+            mask = todo & (data["hovered"] == hovered)
+            first = np.flatnonzero(mask)[:1]
+            if len(first):
+                style = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data, idx=first)))
+                data["sourceRect"][mask] = self.fragmentAtlas[style][0]
+        self._maybeRebuildAtlas()
+        self._updateMaxSpotSizes(data=data)
+        self.invalidate()
 
 
 class ScatterFill(QObject):

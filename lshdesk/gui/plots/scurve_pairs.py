@@ -32,9 +32,9 @@ def empty_pairs() -> PlotPairs:
     return PlotPairs(none, none, np.zeros(0, np.float64), np.zeros(0, np.int8), none)
 
 
-def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_points: int = 20_000) -> PlotPairs:
+def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_points: int = 5_000) -> PlotPairs:
     """The pairs to draw for figures ``f``: its candidates and the reference's other pairs, at most ``max_points``
-    (every missed pair first, then a fixed random share of the rest)."""
+    (every missed pair first, then the same share of the rest whatever the scheme)."""
     if f is None:
         return empty_pairs()
     left, right, jac = [f.left], [f.right], [f.jaccard]
@@ -53,7 +53,7 @@ def plot_pairs(f: Figures | None, ref: ExactReference | None, t: float, max_poin
     return _cap(joined, max_points)
 
 
-def containment_pairs(cc: ContainmentCurves, curve: int | None = None, max_points: int = 20_000) -> PlotPairs:
+def containment_pairs(cc: ContainmentCurves, curve: int | None = None, max_points: int = 5_000) -> PlotPairs:
     """The pairs of a containment scan to draw, at their exact containment: those of size-class pair ``curve``
     (None: all), at most ``max_points`` as in ``plot_pairs``."""
     idx = np.arange(len(cc.left)) if curve is None else np.flatnonzero(cc.curve == curve)
@@ -62,14 +62,22 @@ def containment_pairs(cc: ContainmentCurves, curve: int | None = None, max_point
 
 
 def _cap(p: PlotPairs, max_points: int) -> PlotPairs:
-    """At most ``max_points`` of ``p``: every missed pair first, then a fixed random share of the rest."""
+    """At most ``max_points`` of ``p``: every missed pair first, then the rest of lowest ``rank``: the same pairs
+    stay drawn when the scheme changes (they move between the rugs; a fresh random share made them flicker)."""
     if len(p.left) > max_points:
         missed = np.flatnonzero(p.kind == KIND_MISSED)[:max_points]
         rest = np.flatnonzero(p.kind != KIND_MISSED)
-        pick = np.random.default_rng(0).choice(rest, max(0, max_points - len(missed)), replace=False)
+        need = max(0, max_points - len(missed))
+        pick = rest[np.argpartition(rank(p.left[rest], p.right[rest]), need)[:need]] if need < len(rest) else rest
         keep = np.sort(np.concatenate([missed, pick]))
         p = PlotPairs(p.left[keep], p.right[keep], p.jaccard[keep], p.kind[keep], p.bands[keep])
     return p
+
+
+def rank(left: np.ndarray, right: np.ndarray) -> npt.NDArray[np.uint64]:
+    """A fixed pseudo-random number per pair (a multiply-xorshift hash; independent of ``jitter``)."""
+    h = left.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) ^ right.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    return h ^ (h >> np.uint64(31))
 
 
 def jitter(left: np.ndarray, right: np.ndarray) -> np.ndarray:

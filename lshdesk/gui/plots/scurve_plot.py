@@ -20,7 +20,7 @@ from lshdesk.core.scurve import probability
 from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.gui.plots.export import add_export_action, export_item
 from lshdesk.gui.plots.fit import fit_legend, show_title
-from lshdesk.gui.plots.scatter_fill import ScatterFill
+from lshdesk.gui.plots.scatter_fill import ScatterFill, UniformScatter
 from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED, KIND_OTHER, PlotPairs, empty_pairs, jitter
 from lshdesk.gui.theme import Tone, plot_colors, style_legend, style_plot_item, watch_palette
 
@@ -84,13 +84,9 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         pi.addItem(self.rates)
         hover = {"hoverable": True, "tip": self._tip, "hoverSize": 13, "hoverPen": pg.mkPen("#D55E00", width=2)}
         self.scatter = {
-            KIND_OTHER: pg.ScatterPlotItem(symbol="t1", size=6, pen=pg.mkPen(OTHER), brush=pg.mkBrush(OTHER), **hover),
-            KIND_CAUGHT: pg.ScatterPlotItem(
-                symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT), **hover
-            ),
-            KIND_MISSED: pg.ScatterPlotItem(
-                symbol="x", size=11, pen=pg.mkPen(MISSED), brush=pg.mkBrush(MISSED), **hover
-            ),
+            KIND_OTHER: UniformScatter(symbol="t1", size=6, pen=pg.mkPen(OTHER), brush=pg.mkBrush(OTHER), **hover),
+            KIND_CAUGHT: UniformScatter(symbol="o", size=7, pen=pg.mkPen("#00573f"), brush=pg.mkBrush(CAUGHT), **hover),
+            KIND_MISSED: UniformScatter(symbol="x", size=11, pen=pg.mkPen(MISSED), brush=pg.mkBrush(MISSED), **hover),
         }
         self.filling = ScatterFill(self)  # gives them their points a few thousand per event-loop turn
         for s in self.scatter.values():

@@ -26,9 +26,12 @@ from lshdesk.gui.theme import keep_style, muted
 
 
 class TunePanel(QGroupBox):
-    """The auto-tune goal and its parameter, the button, follow-the-threshold, and the reasoning."""
+    """The auto-tune goal and its parameter, the button, follow-the-threshold, and the reasoning; edits are forwarded
+    (``goalEdited``, ``followEdited``) and the state's values shown back with ``set_goal`` and ``set_follow``."""
 
     tuneRequested = Signal()
+    goalEdited = Signal(object)  # Goal
+    followEdited = Signal(bool)
 
     def __init__(self, parent=None) -> None:
         super().__init__("Auto-tune", parent)
@@ -79,10 +82,36 @@ class TunePanel(QGroupBox):
         lay.addWidget(self.reason)
         self.goal_box.currentIndexChanged.connect(self.param.setCurrentIndex)
         self.button.clicked.connect(self.tuneRequested)
+        for signal in (
+            self.goal_box.currentIndexChanged,
+            self.fp_weight.valueChanged,
+            self.recall.valueChanged,
+            self.cap.valueChanged,
+        ):
+            signal.connect(lambda _v: self.goalEdited.emit(self.goal()))
+        self.follow.toggled.connect(self.followEdited)
 
     def goal(self) -> Goal:
         fp = self.fp_weight.value()
         return Goal(self.goal_box.currentData(), fp, 1.0 - fp, self.recall.value(), self.cap.value())
+
+    def set_goal(self, goal: Goal) -> None:
+        """Show a goal without announcing it."""
+        widgets = (self.goal_box, self.fp_weight, self.recall, self.cap)
+        for w in widgets:
+            w.blockSignals(True)
+        self.goal_box.setCurrentIndex(max(0, self.goal_box.findData(goal.kind)))
+        self.param.setCurrentIndex(self.goal_box.currentIndex())
+        self.fp_weight.setValue(goal.fp_weight / (goal.fp_weight + goal.fn_weight))
+        self.recall.setValue(goal.recall)
+        self.cap.setValue(goal.max_candidates)
+        for w in widgets:
+            w.blockSignals(False)
+
+    def set_follow(self, on: bool) -> None:
+        self.follow.blockSignals(True)
+        self.follow.setChecked(on)
+        self.follow.blockSignals(False)
 
 
 def _pct(x: float) -> str:
@@ -121,7 +150,8 @@ class FiguresPanel(QGroupBox):
         keep_style(self.note, lambda: f"color:{muted().name()}")
         form.addRow(self.note)
 
-    def show_figures(self, f: Figures | None) -> None:
+    def show_figures(self, f: Figures | None, waited: float | None = None) -> None:
+        """The figures of a scheme; ``waited``: seconds from the change that asked for them until now (shown)."""
         if f is None:
             for label in self.values.values():
                 label.setText("…")
@@ -142,4 +172,5 @@ class FiguresPanel(QGroupBox):
         fp, fn = float(false_positive_area(t, b, r)), float(false_negative_area(t, b, r))
         self.values["areas"].setText(f"{fp:.4f} / {fn:.4f}")
         sampled = " · recall is estimated from a sample" if f.sampled else ""
-        self.note.setText(f"{f.banding} re-banded in {f.seconds * 1000:.0f} ms{sampled}")
+        shown = f"shown {waited * 1000:.0f} ms after the change, " if waited is not None else ""
+        self.note.setText(f"{f.banding}: {shown}re-banded in {f.seconds * 1000:.0f} ms{sampled}")

@@ -73,11 +73,13 @@ def _slider_spin(lo: int, hi: int, tip: str) -> tuple[QSlider, QSpinBox]:
 
 
 class SchemeControls(QGroupBox):
-    """Bands and rows (b x r <= k: raising one lowers the other when needed), the threshold, the comparisons."""
+    """Bands, rows, the threshold and the comparisons shown; the user's edits are forwarded as they are (the explorer's
+    state applies b x r <= k and shows the result back with ``set_banding``)."""
 
-    schemeChanged = Signal(object)  # Banding
-    thresholdChanged = Signal(float)
-    comparisonsChanged = Signal()
+    bandsEdited = Signal(int)
+    rowsEdited = Signal(int)
+    thresholdEdited = Signal(float)
+    comparisonsEdited = Signal(tuple)  # two preset names, "" for none
 
     def __init__(self, parent=None) -> None:
         super().__init__("Scheme", parent)
@@ -102,6 +104,15 @@ class SchemeControls(QGroupBox):
         self.compare = [QComboBox(), QComboBox()]
         for c, name in zip(self.compare, ("Compare with a preset", "Compare with another preset")):
             c.setAccessibleName(name)
+        self._lay_out()
+        self.b_spin.valueChanged.connect(self.bandsEdited)
+        self.r_spin.valueChanged.connect(self.rowsEdited)
+        self.threshold.valueChanged.connect(self.thresholdEdited)
+        for c in self.compare:
+            c.currentIndexChanged.connect(lambda _i: self.comparisonsEdited.emit(self.comparisons()))
+        self.set_k(128, {})
+
+    def _lay_out(self) -> None:
         grid = QGridLayout(self)
         grid.addWidget(_buddy("Bands b", self.b_spin), 0, 0)
         grid.addWidget(self.b_slider, 0, 1)
@@ -120,37 +131,39 @@ class SchemeControls(QGroupBox):
             c.setMinimumContentsLength(len("balanced 16x8"))  # a preset's name whole; the panel is as wide as this
             grid.addWidget(_buddy(word, c), row, 0)
             grid.addWidget(c, row, 1, 1, 2)
-            c.currentIndexChanged.connect(self.comparisonsChanged)
-        self.b_spin.valueChanged.connect(lambda v: self._edited("b"))
-        self.r_spin.valueChanged.connect(lambda v: self._edited("r"))
-        self.threshold.valueChanged.connect(self.thresholdChanged)
-        self.set_k(128, {})
 
     def set_k(self, k: int, presets: dict[str, Banding]) -> None:
-        """Slots available and the preset schemes offered for comparison."""
+        """Slots available and the preset schemes offered for comparison (shown with ``set_comparisons``)."""
         self.k = k
         for w in (self.b_slider, self.b_spin, self.r_slider, self.r_spin):
             w.blockSignals(True)
             w.setMaximum(k)
             w.blockSignals(False)
-        for i, c in enumerate(self.compare):
+        for c in self.compare:
             c.blockSignals(True)
             c.clear()
-            c.addItem("none", None)
+            c.addItem("none", "")
             for name, s in presets.items():
-                c.addItem(f"{name} {s}", (name, s))
-            c.setCurrentIndex(min(i + 2, c.count() - 1) if i == 0 else 0)  # default: the balanced preset
+                c.addItem(f"{name} {s}", name)
             c.view().setMinimumWidth(c.view().sizeHintForColumn(0) + 8)  # the list shows every name whole
             c.blockSignals(False)
 
     def banding(self) -> Banding:
+        """The scheme shown."""
         return Banding(self.b_spin.value(), self.r_spin.value())
 
-    def comparisons(self) -> list[tuple[str, Banding]]:
-        return [c.currentData() for c in self.compare if c.currentData() is not None]
+    def comparisons(self) -> tuple[str, ...]:
+        """The preset names chosen in the two combos ("" for none)."""
+        return tuple(c.currentData() or "" for c in self.compare)
+
+    def set_comparisons(self, names: tuple[str, ...]) -> None:
+        for c, name in zip(self.compare, names):
+            c.blockSignals(True)
+            c.setCurrentIndex(max(0, c.findData(name)))
+            c.blockSignals(False)
 
     def set_banding(self, banding: Banding) -> None:
-        """Show a scheme chosen elsewhere (auto-tune, a new result) without announcing it."""
+        """Show a scheme (the state's) without announcing it."""
         for w, v in (
             (self.b_spin, banding.bands),
             (self.b_slider, banding.bands),
@@ -160,24 +173,14 @@ class SchemeControls(QGroupBox):
             w.blockSignals(True)
             w.setValue(v)
             w.blockSignals(False)
-        self._show_slots()
-
-    def set_threshold(self, t: float) -> None:
-        self.threshold.blockSignals(True)
-        self.threshold.setValue(t)
-        self.threshold.blockSignals(False)
-
-    def _edited(self, which: str) -> None:
-        b, r = self.b_spin.value(), self.r_spin.value()
-        if b * r > self.k:  # keep b x r <= k: the other control gives way
-            if which == "b":
-                self.set_banding(Banding(b, max(1, self.k // b)))
-            else:
-                self.set_banding(Banding(max(1, self.k // r), r))
-        self._show_slots()
-        self.schemeChanged.emit(self.banding())
-
-    def _show_slots(self) -> None:
-        b, r = self.b_spin.value(), self.r_spin.value()
+        b, r = banding.bands, banding.rows
         self.slots.set_scheme(self.k, b, r)
         self.slots_text.setText(f"{b} x {r} = {b * r} of {self.k} slots used, {self.k - b * r} unused")
+
+    def set_threshold(self, t: float, lowest: float | None = None) -> None:
+        """Show a threshold (and the lowest one allowed) without announcing it."""
+        self.threshold.blockSignals(True)
+        if lowest is not None:
+            self.threshold.setMinimum(lowest)
+        self.threshold.setValue(t)
+        self.threshold.blockSignals(False)

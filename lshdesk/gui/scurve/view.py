@@ -1,7 +1,10 @@
 """The S-curve tab: the banding curve with the corpus's real pairs, live re-banding, auto-tune, missed pairs and
-bucket sizes. The widget shows and forwards; the work runs in ``ExploreWorkers``, newest request first."""
+bucket sizes. The widgets show the explorer's state (``core.explore.state``) and forward the user's edits to it;
+the work runs in ``ExploreWorkers``, newest request first."""
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -15,8 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core.explore.exact import STORE_FLOOR, ExactReference
+from lshdesk.core.errors import ParamError
+from lshdesk.core.explore.exact import ExactReference
 from lshdesk.core.explore.figures import Figures
+from lshdesk.core.explore.state import ExploreState
 from lshdesk.core.explore.tune import Goal, Tuning
 from lshdesk.core.params import Banding
 from lshdesk.core.scan.pipeline import ScanResult
@@ -24,14 +29,17 @@ from lshdesk.core.scurve import presets
 from lshdesk.gui.plots.scurve_pairs import plot_pairs
 from lshdesk.gui.plots.scurve_plot import ScurvePlot
 from lshdesk.gui.scurve.containment import ContainmentMode
+from lshdesk.gui.scurve.fold import TablesFold
 from lshdesk.gui.scurve.panels import FiguresPanel, TunePanel
 from lshdesk.gui.scurve.scheme import SchemeControls
 from lshdesk.gui.scurve.tables import ScurveTables
 from lshdesk.gui.scurve.use_scheme import UseScheme
-from lshdesk.gui.scurve.workers import ExploreWorkers
+from lshdesk.gui.scurve.workers import Answer, ExploreWorkers
 from lshdesk.gui.theme import ERROR, keep_style, muted
 
-MAX_POINTS = 20_000
+# pairs drawn at most: the rugs (~700 x 25 px each) are solid long before 5,000 points of 6-7 px; 20,000 took
+# 55-75 ms to paint and 20-50 ms to set on every slider step (2 cores, load 10), 5,000 about a quarter of that
+MAX_POINTS = 5_000
 IDLE_TEXT = "Open a folder and scan it to see its S-curve."
 
 
@@ -41,13 +49,15 @@ class ScurveView(QWidget):
     pairSelected = Signal(int, int)
     schemeChosen = Signal(object, float)  # "Use b x r for the next scan": the Banding and the threshold
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: ExploreState | None = None, parent=None) -> None:
         super().__init__(parent)
+        self.state = state if state is not None else ExploreState()  # the window's (AppState.explore), or its own
         self.result: ScanResult | None = None
         self.names: list[str] = []
         self.figures: Figures | None = None
         self.tuning: Tuning | None = None
-        self.workers = ExploreWorkers(self._snapshot, self)
+        self._answering = False  # showing an answer's scheme: that change asks for nothing more
+        self.workers = ExploreWorkers(self._snapshot, MAX_POINTS, self)
         self.plot = ScurvePlot()
         self.plot.setMinimumSize(360, 260)
         self.plot.setAccessibleName("S-curve plot")
@@ -61,6 +71,8 @@ class ScurveView(QWidget):
         keep_style(self.source, lambda: f"color:{muted().name()}")
         self.export_button = QPushButton("Export plot…")
         self.export_button.setToolTip("Save the plot as PNG or SVG")
+        self.tables_button = QPushButton("Tables")
+        self.tables_button.setAccessibleName("Show the missed pairs and buckets")
         self.containment = ContainmentMode(self, MAX_POINTS)  # a containment scan's curves, in place of P(J)
         self._lay_out()
         self._connect()
@@ -72,6 +84,7 @@ class ScurveView(QWidget):
         top_lay.addWidget(self.plot, 1)
         bar = QHBoxLayout()
         bar.addWidget(self.source, 1)
+        bar.addWidget(self.tables_button, 0, Qt.AlignmentFlag.AlignTop)
         bar.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
         top_lay.addLayout(bar)
         left = QSplitter(Qt.Orientation.Vertical)
@@ -80,6 +93,8 @@ class ScurveView(QWidget):
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 1)
         left.setSizes([520, 200])
+        area = self.plot.plot_item.vb.height
+        self.fold = TablesFold(left, self.plot, area, self.tables_button)  # on a short view the tables step aside
         side = QWidget()
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 4, 0)
@@ -107,18 +122,23 @@ class ScurveView(QWidget):
         lay.addWidget(outer)
 
     def _connect(self) -> None:
-        self.scheme.schemeChanged.connect(self._scheme_edited)
-        self.scheme.thresholdChanged.connect(self._threshold_edited)
-        self.scheme.comparisonsChanged.connect(self._draw_curves)
-        self.plot.thresholdMoved.connect(self._threshold_dragged)
+        st = self.state
+        st.watch(self._state_changed)
+        self.scheme.bandsEdited.connect(st.set_bands)
+        self.scheme.rowsEdited.connect(st.set_rows)
+        self.scheme.thresholdEdited.connect(lambda t: st.update(threshold=t))
+        self.scheme.comparisonsEdited.connect(lambda names: st.update(comparisons=names))
+        self.tune_panel.goalEdited.connect(lambda goal: st.update(goal=goal))
+        self.tune_panel.followEdited.connect(lambda on: st.update(follow=on))
+        self.plot.thresholdMoved.connect(lambda t: st.update(threshold=round(t, 2)))
         self.plot.thresholdReleased.connect(self._threshold_released)
         self.plot.pairClicked.connect(self.pairSelected)
         self.tables.pairPicked.connect(self.pairSelected)
         self.use_scheme.useRequested.connect(self.schemeChosen)
-        self.tune_panel.tuneRequested.connect(lambda: self.workers.request(tune=True, now=True))
+        self.tune_panel.tuneRequested.connect(lambda: self.workers.request(tune=True))
         self.export_button.clicked.connect(self.choose_export)
         self.workers.explored.connect(self._explored)
-        self.workers.referenceReady.connect(self._reference_ready)
+        self.workers.referenceReady.connect(lambda ref: st.update(reference=ref))
         self.workers.referenceProgress.connect(self._reference_progress)
         self.workers.failed.connect(
             lambda message: self.source.setText(
@@ -129,7 +149,7 @@ class ScurveView(QWidget):
     @property
     def ref(self) -> ExactReference | None:
         """Where the exact similarities come from, once computed."""
-        return self.workers.ref
+        return self.state.reference
 
     # --- what the window calls (gui.views.View) ---------------------------------------------------------------------
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
@@ -139,82 +159,91 @@ class ScurveView(QWidget):
         self.tune_panel.reason.setText("")
         containment = result is not None and result.params.measure == "containment" and len(result.docs) >= 2
         self.containment.jaccard_controls((self.scheme, self.use_scheme, self.tune_panel), not containment)
-        for w in (self.figures_panel, self.tables):
+        for w in (self.figures_panel, self.tables, self.tables_button):
             w.setVisible(not containment)  # figures of a Jaccard re-banding
+        jaccard = not containment and result is not None and len(result.docs) >= 2
+        self.workers.reset(None, [])
+        self.state.show_result(result if jaccard else None)
         if containment:
-            self.workers.reset(None, [])
             self._clear()
             self.containment.show_result(result)
             return
         self.containment.leave()
-        if result is None or len(result.docs) < 2:
-            self.workers.reset(None, [])
+        if not jaccard:
             self._clear()
             return
-        k = result.signatures.shape[1]
-        self.scheme.set_k(k, presets(k))
-        self.scheme.set_banding(result.banding)
-        p = result.params
-        self.tune_panel.fp_weight.setValue(p.fp_weight / (p.fp_weight + p.fn_weight))  # the scan's own weighting
-        t = max(STORE_FLOOR, p.threshold)
-        self.scheme.set_threshold(t)
-        self.plot.set_threshold(t)
-        self._draw_curves()
+        self._show_state(frozenset({"k"}))
         self.source.setText(f"Computing the exact similarity of the {len(result.docs):,} documents' pairs…")
-        self.workers.reset(result, [self.scheme.banding()] + [s for _, s in self.scheme.comparisons()])
-        self.workers.request(tune=False, now=True)
+        self.workers.reset(result, [self.state.banding] + [s for _, s in self.state.compared()])
+        self.workers.request()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the worker threads (window close, test teardown); True if none is left running."""
         return all([self.workers.shutdown(timeout_ms), self.containment.shutdown(timeout_ms)])
 
-    # --- requests and answers ---------------------------------------------------------------------------------------------
-    def _snapshot(self, tune: bool) -> tuple[Banding, float, Goal | None]:
-        """What a request starting now computes: the scheme, the threshold, and the goal if it tunes."""
-        goal = self.tune_panel.goal() if tune else None
-        if goal is not None and goal.kind != "weights" and self.ref is None:
+    # --- the state, shown; requests and answers -----------------------------------------------------------------
+    def _state_changed(self, names: frozenset[str]) -> None:
+        """Show what changed, and ask for the figures it changes (re-tuning when the threshold alone moved)."""
+        if self.result is None or self.containment.active:
+            return
+        self._show_state(names)
+        if names & {"banding", "threshold", "reference"} and not self._answering:
+            alone = "threshold" in names and not names & {"banding", "reference"}  # a session's scheme is kept
+            self.workers.request(tune=alone and self.state.follow)
+
+    def _show_state(self, names: frozenset[str]) -> None:
+        st = self.state
+        if "k" in names:
+            self.scheme.set_k(st.k, presets(st.k))
+            names = names | {"banding", "threshold", "comparisons", "goal", "follow"}
+        if names & {"banding", "comparisons"}:
+            self.scheme.set_banding(st.banding)
+            self.scheme.set_comparisons(st.comparisons)
+            self.plot.set_scheme(st.banding, st.compared())
+        if names & {"threshold", "reference"}:
+            self.scheme.set_threshold(st.threshold, st.floor)
+            self.plot.threshold_bounds(st.floor)
+            if not self.plot.line.moving:  # a dragged line follows the mouse, not the rounded threshold
+                self.plot.set_threshold(st.threshold)
+        if names & {"goal", "follow"}:
+            self.tune_panel.set_goal(st.goal)
+            self.tune_panel.set_follow(st.follow)
+
+    def _snapshot(self, tune: bool) -> tuple[Banding, float, Goal | None, ExactReference | None]:
+        """What a request starting now computes: the scheme, the threshold, the goal if it tunes, the reference."""
+        st = self.state
+        goal = st.goal if tune else None
+        if goal is not None and goal.kind != "weights" and st.reference is None:
             self.tune_panel.reason.setText("Waiting for the exact similarities before tuning for this goal…")
             goal = None
-        return self.scheme.banding(), self.scheme.threshold.value(), goal
+        return st.banding, st.threshold, goal, st.reference
 
     def _reference_progress(self, p) -> None:
         """The reference's progress, until it is ready (a report queued behind the answer must not cover the figures)."""
         if p.total and self.ref is None:
             self.source.setText(f"Exact similarity: {p.stage}, {p.done:,} of {p.total:,}…")
 
-    def _reference_ready(self, ref: ExactReference) -> None:
-        self.scheme.threshold.setMinimum(max(ref.floor, 0.01))
-        self.plot.threshold_bounds(max(ref.floor, 0.01))
-        self.workers.request(tune=False, now=True)
-
-    def _explored(self, answer: tuple[Tuning | None, Figures]) -> None:
-        tuning, figs = answer
-        if tuning is not None:
-            self.tuning = tuning
-            self.scheme.set_banding(tuning.banding)
-            self.tune_panel.reason.setText("\n".join(tuning.reasons))
-            self._draw_curves()
-        self.figures = figs
-        self._show(figs)
-
-    def _scheme_edited(self, banding: Banding) -> None:
-        self._draw_curves()
-        self.workers.request(tune=False)
-
-    def _threshold_edited(self, t: float) -> None:
-        self.plot.set_threshold(t)
-        self.workers.request(tune=self.tune_panel.follow.isChecked())
-
-    def _threshold_dragged(self, t: float) -> None:
-        self.scheme.set_threshold(round(t, 2))
-        self.workers.request(tune=self.tune_panel.follow.isChecked())
+    def _explored(self, answer: Answer) -> None:
+        if answer.tuning is not None:
+            self.tuning = answer.tuning
+            self.tune_panel.reason.setText("\n".join(answer.tuning.reasons))
+            self._answering = True
+            try:
+                self.state.update(banding=answer.tuning.banding)
+            except ParamError:  # a tuning for another result's k: a newer result is shown
+                return
+            finally:
+                self._answering = False
+        self.figures = answer.figures
+        self._show(answer)
 
     def _threshold_released(self, t: float) -> None:
-        self.plot.set_threshold(round(t, 2))  # the line rests where the figures are computed
-        self._threshold_dragged(t)
+        self.state.update(threshold=round(t, 2))
+        self.plot.set_threshold(self.state.threshold)  # the line rests where the figures are computed
 
     # --- showing ------------------------------------------------------------------------------------------------------
     def _clear(self) -> None:
+        self.figures = None
         self.plot.set_pairs(plot_pairs(None, None, 0.5))
         self.plot.set_bins(None)
         self.figures_panel.show_figures(None)
@@ -222,20 +251,16 @@ class ScurveView(QWidget):
         self.tables.clear()
         self.source.setText(IDLE_TEXT)
 
-    def _draw_curves(self) -> None:
-        self.plot.set_scheme(self.scheme.banding(), self.scheme.comparisons())
-
-    def _show(self, f: Figures) -> None:
-        self.figures_panel.show_figures(f)
-        r = self.result
+    def _show(self, answer: Answer) -> None:
+        f, pairs, r = answer.figures, answer.drawn, self.result
         self.use_scheme.show_figures(f, (r.banding, r.params.threshold, len(r.pairs)) if r is not None else None)
-        pairs = plot_pairs(f, self.ref, f.threshold, MAX_POINTS)
         self.plot.set_pairs(pairs)
         self.plot.set_bins(f.bins)
         src = self.ref.describe() if self.ref is not None else "Computing the exact similarity of all pairs…"
         drawn, total = len(pairs.left), f.n_candidates + len(f.others)
         self.source.setText(src + (f" Drawn: {drawn:,} of {total:,} known pairs." if drawn < total else ""))
         self.tables.show_figures(f, self.names, self.ref is not None)
+        self.figures_panel.show_figures(f, time.perf_counter() - answer.asked)  # last: the time includes the rest
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(

@@ -64,8 +64,22 @@ class _Room(QScrollArea):
             wrapped.set_room(self.viewport().size())
 
 
+NARROW = 900  # below this width the pair figures go under the grid: beside it at 1024 x 640 they left the grid
+# ~390 px, too little for 128 slots with their values on the screen's height (band 15 of 16 x 8 was scrolled away)
+FIGURES_BELOW = 110  # their height there: the pair, its slots, estimate and similarity (the rest scrolls)
+
+
 class SignatureGrid(QWidget):
     """Shows signatures (rows = documents) with agreement, bands and per-pair figures; copy and CSV export."""
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW
+        split = getattr(self, "splitter", None)  # built by __init__
+        if split is not None and (split.orientation() == Qt.Orientation.Vertical) != narrow:
+            split.setOrientation(Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal)
+            whole = self.height() if narrow else self.width()
+            split.setSizes([whole - FIGURES_BELOW, FIGURES_BELOW] if narrow else [whole - 300, 300])
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)

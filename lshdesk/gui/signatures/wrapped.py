@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from lshdesk.gui.signatures.model import SignaturesModel, row_letter
@@ -15,7 +15,11 @@ from lshdesk.gui.theme import text_on
 
 MAX_WRAPPED_K = 256  # up to this many slots the signature is wrapped; beyond, the one-line grid and its overview
 CELL_WIDTHS = (46, 40, 34, 28, 22, 18, 14)  # tried widest first: the widest that shows every slot in the height
-LINE_GAP = 6
+VALUE_WIDTH = 18  # the narrowest cell that shows a value's last two digits: where nothing fits, the cells stay this
+VALUE_SCALE = 0.85  # the values' font against the widget's: two digits in 18 px (at 1024 x 640 they showed none)
+LINE_GAP = 4
+PAD = 2  # pixels above the text's height in a cell or a band strip (4 and a 6-pixel gap cut 16 x 8 to 3 of 4 lines
+# at 1024 x 640, or hid the values)
 
 
 @dataclass(frozen=True)
@@ -29,13 +33,17 @@ class Line:
 
 def line_slots(k: int, rows: int, used: int, per_line: int) -> list[tuple[int, int]]:
     """(start, stop) of each line: whole bands of ``rows`` slots while they fit in ``per_line`` slots (a band wider
-    than a line is cut into pieces), then the slots in no band."""
+    than a line is cut into pieces), then the slots in no band: after the last band if they fit there (16 x 8's or
+    21 x 6's two spare slots took a line of their own), else on lines of their own."""
     per_line = max(per_line, 1)
     out = []
     step = max(per_line // rows, 1) * rows if 0 < rows <= per_line else per_line
     for start in range(0, used, step):
         out.append((start, min(start + step, used)))
-    for start in range(used, k, per_line):
+    rest = used
+    if out and k > used and k - out[-1][0] <= per_line:
+        out[-1], rest = (out[-1][0], k), k
+    for start in range(rest, k, per_line):
         out.append((start, min(start + per_line, k)))
     return out
 
@@ -58,10 +66,15 @@ class WrappedSignatures(QWidget):
 
     # --- geometry -----------------------------------------------------------------------------------------------------
     def cell_h(self) -> int:
-        return self.fontMetrics().height() + 4
+        return self.fontMetrics().height() + PAD
 
     def header_h(self) -> int:
-        return self.fontMetrics().height() + 4
+        return self.fontMetrics().height() + PAD
+
+    def value_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * VALUE_SCALE)
+        return font
 
     def label_w(self) -> int:
         return self.fontMetrics().horizontalAdvance("MM") + 8
@@ -85,8 +98,11 @@ class WrappedSignatures(QWidget):
             for width in CELL_WIDTHS:  # the widest cells with which every line fits the height
                 per_line = (self.room.width() - self.label_w()) // width
                 spans = line_slots(k, rows, used, per_line)
-                if len(spans) * self._line_height() <= self.room.height():
+                if len(spans) * self._line_height() - LINE_GAP <= self.room.height():  # no gap after the last
                     break
+            else:  # nothing fits: cells that still show their values, and a scroll bar
+                width = VALUE_WIDTH
+                spans = line_slots(k, rows, used, (self.room.width() - self.label_w()) // width)
             self.cell_w = width
             lh = self._line_height()
             self.lines = [Line(a, b, i * lh) for i, (a, b) in enumerate(spans)]
@@ -126,17 +142,21 @@ class WrappedSignatures(QWidget):
         )
         cell_fills = fills(pal)
         boundary = BOUNDARY.color(pal)
-        fm = self.fontMetrics()
-        digits = next((d for d in (4, 3, 2) if fm.horizontalAdvance("8" * d) + 4 <= self.cell_w), 0)  # what fits
+        fm, vfont = self.fontMetrics(), self.value_font()
+        vfm = QFontMetrics(vfont)
+        digits = next((d for d in (4, 3, 2) if vfm.horizontalAdvance("8" * d) + 4 <= self.cell_w), 0)  # what fits
         ch, hh, lw, cw = self.cell_h(), self.header_h(), self.label_w(), self.cell_w
         for line in self.lines:
+            p.setFont(self.font())
             self._paint_bands(p, line, fm)
             for r in range(m.rowCount()):
                 y = line.y + hh + r * ch
                 p.setPen(text if m.compared_mask[r] else muted)
+                p.setFont(self.font())
                 p.drawText(
                     QRect(0, y, lw - 4, ch), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, row_letter(r)
                 )
+                p.setFont(vfont)
                 for c in range(line.start, line.stop):
                     rect = QRect(lw + (c - line.start) * cw, y, cw, ch)
                     fill = int(m.fill[r, c])

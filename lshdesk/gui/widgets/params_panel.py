@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.errors import LshdeskError
+from lshdesk.core.explore.state import ExploreState
 from lshdesk.core.params import FAMILIES, Banding, ScanParams, ShingleSpec, SignatureParams
-from lshdesk.core.scurve import scan_banding
 from lshdesk.core.scurve import threshold as curve_threshold
 from lshdesk.core.shingle_kinds import menu
 from lshdesk.gui.theme import ERROR, keep_color
@@ -30,13 +30,15 @@ SHINGLINGS = menu()
 
 
 class ParamsPanel(QWidget):
-    """Edits a ScanParams; emits ``paramsEdited`` with a valid one, ``scanRequested`` on Scan."""
+    """Edits a ScanParams; emits ``paramsEdited`` with a valid one, ``scanRequested`` on Scan. With automatic bands x
+    rows it shows the scheme the explorer's state says a scan uses (the last scan's own choice for its parameters)."""
 
     paramsEdited = Signal(object)
     scanRequested = Signal()
 
-    def __init__(self, params: ScanParams, parent=None) -> None:
+    def __init__(self, params: ScanParams, explore: ExploreState | None = None, parent=None) -> None:
         super().__init__(parent)
+        self.explore = explore if explore is not None else ExploreState()  # what the S-curve explorer shows
         self.shingle = QComboBox()
         self.shingle.setEditable(True)
         self.shingle.addItems(SHINGLINGS)
@@ -116,9 +118,16 @@ class ParamsPanel(QWidget):
         lay.addStretch(1)
 
         self.set_params(params)
-        for w in (self.k, self.seed, self.bands, self.rows):
+        self._connect()
+
+    def _explored(self, names: frozenset[str]) -> None:
+        if "scanned" in names:  # a new scan: the automatic scheme it chose
+            self._show_automatic()
+
+    def _connect(self) -> None:
+        self.explore.watch(self._explored)
+        for w in (self.k, self.seed, self.bands, self.rows, self.threshold):
             w.valueChanged.connect(self._edited)
-        self.threshold.valueChanged.connect(self._edited)
         self.family.currentTextChanged.connect(self._edited)
         self.measure.currentIndexChanged.connect(self._edited)
         self.shingle.currentTextChanged.connect(self._edited)
@@ -141,12 +150,9 @@ class ParamsPanel(QWidget):
         self.measure.setCurrentIndex(max(0, self.measure.findData(p.measure)))
         self.threshold.setValue(p.threshold)
         self.auto.setChecked(p.banding is None)
-        b = scan_banding(p)
-        self.bands.setValue(b.bands)
-        self.rows.setValue(b.rows)
         for w in widgets:
             w.blockSignals(False)
-        self._update_scheme(b, p.signature.k)
+        self._show_automatic()
 
     def use_scheme(self, banding: Banding, threshold: float) -> None:
         """Take a scheme explored on the S-curve into the next scan: its bands x rows (auto off) and threshold."""
@@ -182,20 +188,31 @@ class ParamsPanel(QWidget):
             return
         self.error.clear()
         self.scan_button.setEnabled(True)
+        self._show_automatic(p)
+        self.paramsEdited.emit(p)
+
+    def _show_automatic(self, p: ScanParams | None = None) -> None:
+        """Bands x rows as a scan with these parameters uses them (the automatic choice shown when auto is on)."""
+        if p is None:
+            try:
+                p = self.params()
+            except LshdeskError:
+                return
+        b, why = self.explore.automatic(p)
         if p.banding is None:
-            b = scan_banding(p)
             for w, v in ((self.bands, b.bands), (self.rows, b.rows)):
                 w.blockSignals(True)
                 w.setValue(v)
                 w.blockSignals(False)
-        self._update_scheme(p.banding or Banding(self.bands.value(), self.rows.value()), p.signature.k)
-        self.paramsEdited.emit(p)
+        self._update_scheme(b, p.signature.k, why)
 
-    def _update_scheme(self, b: Banding, k: int) -> None:
+    def _update_scheme(self, b: Banding, k: int, why: str = "") -> None:
         unused = k - b.bands * b.rows
         note = f"Pairs are likeliest to be caught above about {curve_threshold(b.bands, b.rows):.2f}."
         if unused > 0:
             note += f" {unused} of the {k} slots are unused."
+        if why:
+            note += f" The last scan with these parameters chose {why}."
         jaccard = self.measure.currentData() != "containment"
         if not jaccard:
             note = "Containment: documents are grouped by size, and each pair of sizes gets its own bands x rows."

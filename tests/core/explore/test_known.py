@@ -104,3 +104,31 @@ def test_figures_with_known_pairs_equal_brute_force_back_and_forth(corpus, mode)
             assert f.missed_agreement.tolist() == [brute_agreement(sigs, i, j, b, r) for i, j in missed]
         if (b, r) in schemes[: schemes.index((b, r))]:  # a scheme seen before: nothing computed again
             assert known.computed == before
+
+
+def test_warming_scores_the_next_steps_candidates_and_stops_when_cancelled(corpus, monkeypatch):
+    import threading
+
+    from lshdesk.core.errors import ScanCancelled
+    from lshdesk.core.explore import tune
+    from lshdesk.core.explore.figures import band_candidates
+
+    _, batch, sigs = corpus
+    k = sigs.shape[1]
+    assert tune.neighbours(Banding(2, 4), k) == [Banding(3, 4), Banding(1, 4), Banding(2, 5), Banding(2, 3)]
+    b = k // 4  # b x 4 uses every slot: one more band or row, and the other gives way
+    assert tune.neighbours(Banding(b, 4), k)[::2] == [Banding(b + 1, k // (b + 1)), Banding(k // 5, 5)]
+    assert tune.neighbours(Banding(k, 1), k) == [Banding(k - 1, 1), Banding(k // 2, 2)]  # no k+1 bands, no 0 rows
+    known = KnownJaccard(batch)
+    scored = run(tune.warm(sigs, known, [Banding(16, 2), Banding(8, 2)]))
+    assert scored == known.computed > 0
+    codes = band_candidates(sigs, Banding(16, 2))[0]
+    assert known.jaccard(codes).tolist() == exact_jaccard(batch, codes // len(batch), codes % len(batch)).tolist()
+    assert known.computed == scored  # nothing left to score for those schemes
+    monkeypatch.setattr(tune, "WARM_CHUNK", 1)
+    cancel = threading.Event()
+    cancel.set()
+    fresh = KnownJaccard(batch)
+    with pytest.raises(ScanCancelled):
+        run(tune.warm(sigs, fresh, [Banding(16, 2)], cancel=cancel))
+    assert fresh.computed == 0

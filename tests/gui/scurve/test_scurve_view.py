@@ -18,6 +18,7 @@ from lshdesk.core.persistence import export
 from lshdesk.core.scan.pipeline import run, scan
 from lshdesk.core.shingle_kinds import shingle_strings
 from lshdesk.gui.scurve.view import ScurveView
+from lshdesk.gui.scurve.workers import Answer
 
 K = 64
 
@@ -264,9 +265,10 @@ def test_newest_request_wins(qtbot, view):
     shown = view.figures
     late = shown.__class__(**{**shown.__dict__, "banding": Banding(2, 2)})
     slot = view.workers.explore
-    slot._answer(slot.request_id - 1, (None, late))  # what a superseded thread's answer goes through
+    answer = Answer(None, late, view.plot.pairs, 0.0)
+    slot._answer(slot.request_id - 1, answer)  # what a superseded thread's answer goes through
     assert view.figures is shown  # a late answer is dropped
-    slot._answer(slot.request_id, (None, late))
+    slot._answer(slot.request_id, answer)
     assert view.figures is late  # the newest one is shown
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from gui_helpers import scan_and_wait, set_test_params
 from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QFontMetrics
 
 from lshdesk.core.params import Banding, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.scan.pipeline import run, scan
@@ -17,14 +18,14 @@ from lshdesk.gui.signatures.view import SignatureView
 from lshdesk.gui.signatures.wrapped import line_slots
 
 
-@pytest.mark.parametrize("k", [128, 256])
-def test_every_slot_of_a_pair_is_on_screen_at_1280_by_800(qtbot, window, corpus_dir, k):
+@pytest.mark.parametrize("k, size", [(128, (1280, 800)), (256, (1280, 800)), (128, (1024, 640))])
+def test_every_slot_of_a_pair_is_on_screen_with_its_values(qtbot, window, corpus_dir, k, size):
     root, _ = corpus_dir
     set_test_params(window)
     window.params_panel.k.setValue(k)
     window.folders.open([str(root)], scan_now=False)
     scan_and_wait(qtbot, window)
-    window.resize(1280, 800)
+    window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
     result = window.state.result
@@ -43,13 +44,15 @@ def test_every_slot_of_a_pair_is_on_screen_at_1280_by_800(qtbot, window, corpus_
     assert grid.wrapped_area.verticalScrollBar().maximum() == 0  # nothing to scroll to
     shown = [wrapped.cell_rect(0, s) for s in range(k)]
     assert len({(r.x(), r.y()) for r in shown}) == k  # one cell per slot, none drawn over another
+    if k == 128:  # and wide enough for a value's last two digits (at 1024 x 640 they were 14 px: no values)
+        assert QFontMetrics(wrapped.value_font()).horizontalAdvance("88") + 4 <= wrapped.cell_w
 
 
 def test_lines_hold_whole_bands_then_the_slots_in_no_band():
     assert line_slots(128, 5, 125, 22) == [(0, 20), (20, 40), (40, 60), (60, 80), (80, 100), (100, 120)] + [
-        (120, 125),
-        (125, 128),
+        (120, 128),  # the three slots in no band follow the last band: there is room
     ]
+    assert line_slots(128, 5, 125, 6)[-2:] == [(120, 125), (125, 128)]  # no room: a line of their own
     spans = line_slots(64, 32, 64, 20)  # a band wider than a line is cut into pieces
     assert spans[0] == (0, 20) and spans[-1][1] == 64 and all(b - a <= 20 for a, b in spans)
     covered = [s for a, b in line_slots(256, 7, 252, 30) for s in range(a, b)]
