@@ -6,9 +6,15 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QTreeView
 
-PAIR_WIDTHS = (0, 0, 90, 90, 70, 160)  # 0: the column stretches to share the width the others leave
-DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)  # -1: as wide as its content and title (up to REASON_MAX)
+from lshdesk.gui.widgets.name_delegate import NameDelegate
+
+# 0: the column stretches to share the width the others leave; -1: as wide as its content and title (up to
+# REASON_MAX); ALL: as wide as its widest value (up to ALL_MAX); else at least that wide and as its title
+ALL = -2
+PAIR_WIDTHS = (0, 0, 60, 60, 50, ALL)  # the figures as narrow as their titles: at 1024 px the names get ~60 % more
+DOC_WIDTHS = (0, -1, -1, -1, -1, -1, -1)
 REASON_MAX = 180  # a longer reason is elided; its tooltip shows it whole
+ALL_MAX = 420  # the Folders column of a pair ('old/docs (reference) ↔ new/docs'): cut at 160 px even at 1920
 CONTENT_ROWS = 100  # rows read to size a column to its content (Qt reads 1,000 through the Python model: ~0.2 s)
 
 
@@ -43,12 +49,20 @@ def table(model) -> QTableView:
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long paths keep their file name
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long texts keep both ends
     header = view.horizontalHeader()
     header.setStretchLastSection(False)
     header.setDefaultSectionSize(80)
     header.setResizeContentsPrecision(CONTENT_ROWS)  # columns fit the rows on top: a 100k-row result shows at once
     return view
+
+
+def paint_names(view: QTableView | QTreeView, columns: list[int]) -> None:
+    """Documents' names in ``columns`` painted file name first, then the folder; the other columns as Qt paints
+    them (a Python delegate costs ~0.1 ms a cell: the figures need none)."""
+    delegate = view.findChild(NameDelegate) or NameDelegate(view)
+    for i in range(view.model().columnCount()):
+        view.setItemDelegateForColumn(i, delegate if i in columns else None)  # type: ignore[arg-type]
 
 
 def size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
@@ -57,6 +71,8 @@ def size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
         if w > 0:
             view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
+        elif w == ALL:
+            view.setColumnWidth(i, min(max(values_width(view, i), header.sectionSizeHint(i)), ALL_MAX))
         elif w < 0:
             view.setColumnWidth(i, min(max(content_width(view, i), header.sectionSizeHint(i)), REASON_MAX))
 
@@ -67,8 +83,20 @@ def content_width(view: QTableView, column: int) -> int:
     What ``resizeColumnToContents`` measures, from the display text alone: Qt's delegate asks the Python model
     for ~8 roles per cell (1,000 calls a column, 24 ms for the Documents table of a 100k-file result).
     """
-    model, fm = view.model(), view.fontMetrics()
+    model = view.model()
     texts = (model.data(model.index(r, column)) for r in range(min(model.rowCount(), CONTENT_ROWS)))
+    return _widest(view, texts)
+
+
+def values_width(view: QTableView, column: int) -> int:
+    """The width of the widest of a column's values (all of them: a column of few distinct values, as Folders)."""
+    model = view.model()
+    col = model.columns[column] if 0 <= column < len(model.columns) else None
+    return _widest(view, (col.fmt(v) for v in col.values) if col is not None else iter(()))
+
+
+def _widest(view: QTableView, texts) -> int:
+    fm = view.fontMetrics()
     widest = max((fm.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
     margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
     return widest + 2 * margin + 2 if widest else 0
@@ -77,7 +105,7 @@ def content_width(view: QTableView, column: int) -> int:
 def size_group_columns(view: QTreeView) -> None:
     gh = view.header()
     gh.setStretchLastSection(False)
-    for i, w in ((0, 0), (1, 80), (2, 80), (3, 0), (4, 75), (5, 90)):  # names share what the figures leave
+    for i, w in ((0, 0), (1, 60), (2, 60), (3, 0), (4, 60), (5, 80)):  # names share what the figures leave
         gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
         if w:
             gh.resizeSection(i, max(w, gh.sectionSizeHint(i)))
