@@ -34,6 +34,14 @@ from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.stale_banner import StaleBanner
 from lshdesk.gui.widgets.tour import Tour
 
+VIEW_TIPS = (
+    "The pairs, groups and documents found",
+    "The two documents of the selected pair, their shared passages marked",
+    "The signatures of the selected documents, band by band",
+    "How bands and rows choose the candidate pairs, and which pairs they miss",
+    "Lessons and experiments on MinHash and LSH",
+)
+
 
 class MainWindow(QMainWindow):
     """One window, one selection, one progress area."""
@@ -73,6 +81,8 @@ class MainWindow(QMainWindow):
         }
         for title, (widget, _) in self.views.items():
             self.tabs.addTab(widget, title)
+        for i, tip in enumerate(VIEW_TIPS):
+            self.tabs.setTabToolTip(i, tip)  # what a screen reader says of each tab, too
         self.tour = Tour()
         self.tour.setVisible(not settings_store.tour_done(self.settings))
         central = QWidget()

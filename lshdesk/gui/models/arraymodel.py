@@ -197,7 +197,7 @@ class ArrayTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].title
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role in (Qt.ItemDataRole.ToolTipRole, _SAY_MORE):
             return self.columns[section].tip or None
         if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[section].numeric:
             return _RIGHT

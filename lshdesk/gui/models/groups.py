@@ -24,7 +24,7 @@ TIP_NAMES = 20  # a group row's tooltip lists this many paths at most
 FETCH_ROWS = 256  # group rows handed to the view at a time (``fetchMore``), more as it scrolls down
 _HEADERS = ("Group / document", "Documents", "Similarity", "Closest to", "Size", "Modified")
 _TIPS = (
-    "",
+    "A group: its documents' file names, then where their folders differ. A document: its file name, then its folder",
     "How many documents the group holds",
     "A group: its least similar two documents (low means a chain A~B~C where A and C differ).\n"
     "A document: its similarity to the closest other document of its group",
@@ -282,7 +282,7 @@ class GroupsModel(QAbstractItemModel):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(_HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
                 return _HEADERS[section]
-            if role == Qt.ItemDataRole.ToolTipRole and _TIPS[section]:
+            if role in (Qt.ItemDataRole.ToolTipRole, _SAY_MORE) and _TIPS[section]:
                 return _TIPS[section]
             if role == Qt.ItemDataRole.TextAlignmentRole and section in (1, 2, 4):
                 return _RIGHT

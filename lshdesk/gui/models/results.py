@@ -13,6 +13,8 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 from lshdesk.gui.models.names import spoken
 
+_NAME_TIP = "The file name, then its folder; point at it for the whole path"
+
 
 def _sim(v: object) -> str:
     return f"{float(v):.3f}"
@@ -46,8 +48,8 @@ class PairsModel(ArrayTableModel):
         if isinstance(p, ContainmentPairs):  # a containment scan: A is inside B
             self.set_columns(
                 [
-                    Column("Contained (A)", names, index=p.left, name=True, hover=paths),
-                    Column("Container (B)", names, index=p.right, name=True, hover=paths),
+                    Column("Contained (A)", names, tip=_NAME_TIP, index=p.left, name=True, hover=paths),
+                    Column("Container (B)", names, tip=_NAME_TIP, index=p.right, name=True, hover=paths),
                     Column("Containment", p.containment, _sim, "Share of A's shingles found in B (exact)", True),
                     Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
                     Column("Estimate", p.estimate, _sim, "The containment the matching slots imply", True),
@@ -58,8 +60,8 @@ class PairsModel(ArrayTableModel):
             return
         self.set_columns(
             [
-                Column("Document A", names, index=p.left, name=True, hover=paths),
-                Column("Document B", names, index=p.right, name=True, hover=paths),
+                Column("Document A", names, tip=_NAME_TIP, index=p.left, name=True, hover=paths),
+                Column("Document B", names, tip=_NAME_TIP, index=p.right, name=True, hover=paths),
                 Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
                 Column("Estimate", p.estimate, _sim, "Matching signature slots / k: what MinHash estimated", True),
                 Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
@@ -99,7 +101,7 @@ class DocumentsModel(ArrayTableModel):
 
         self.set_columns(
             [
-                Column("File", path, name=True, hover=full),
+                Column("File", path, tip=_NAME_TIP, name=True, hover=full),
                 Column("Status", status, tip="document: read and compared; skipped: not used (see the reason)"),
                 Column(
                     "Size",

@@ -29,6 +29,8 @@ class CorpusPanel(QWidget):
         self.caption.setToolTip(self.list.toolTip())
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
+        self.add_button.setToolTip("Add a folder to compare (File > Open folder replaces them)")
+        self.remove_button.setToolTip("Take the selected folder out of the comparison (its files stay on disk)")
         self.summary = QLabel("No folder yet: File > Open folder (Ctrl+O) or drop one here.")
         self.summary.setWordWrap(True)
         self.hint = QLabel(
