@@ -91,6 +91,9 @@ def test_pair_names_hover_with_their_full_path_and_the_folders_column_is_whole(q
     fm = table.fontMetrics()
     widest = max(fm.horizontalAdvance(model.data(model.index(r, 5))) for r in range(model.rowCount()))
     assert 160 < widest < ALL_MAX and table.columnWidth(5) > widest  # it was 160 px, cut even at 1920
+    view.resize(700, 600)  # the Results at 1024 px: the names keep three quarters of the table
+    view.set_result(two, export.short_paths(two))
+    assert table.columnWidth(5) <= table.viewport().width() // 4
 
 
 def test_the_filter_narrows_the_groups_as_it_does_pairs_and_documents(qtbot, debian):

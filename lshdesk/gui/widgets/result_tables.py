@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QTreeView
@@ -71,8 +72,9 @@ def size_columns(view: QTableView, widths: tuple[int, ...]) -> None:
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
         if w > 0:
             view.setColumnWidth(i, max(w, header.sectionSizeHint(i)))  # never narrower than the title
-        elif w == ALL:
-            view.setColumnWidth(i, min(max(values_width(view, i), header.sectionSizeHint(i)), ALL_MAX))
+        elif w == ALL:  # never more than a quarter of the table: at 1024 px the names keep the rest
+            most = min(ALL_MAX, max(view.viewport().width() // 4, header.sectionSizeHint(i)))
+            view.setColumnWidth(i, min(max(values_width(view, i), header.sectionSizeHint(i)), most))
         elif w < 0:
             view.setColumnWidth(i, min(max(content_width(view, i), header.sectionSizeHint(i)), REASON_MAX))
 
@@ -89,10 +91,13 @@ def content_width(view: QTableView, column: int) -> int:
 
 
 def values_width(view: QTableView, column: int) -> int:
-    """The width of the widest of a column's values (all of them: a column of few distinct values, as Folders)."""
+    """The width of the widest value a column's rows show (all rows: a column of few distinct values, as Folders)."""
     model = view.model()
     col = model.columns[column] if 0 <= column < len(model.columns) else None
-    return _widest(view, (col.fmt(v) for v in col.values) if col is not None else iter(()))
+    if col is None:
+        return 0
+    used = np.unique(col.index).tolist() if col.index is not None else range(len(col.values))
+    return _widest(view, (col.fmt(col.values[v]) for v in used))
 
 
 def _widest(view: QTableView, texts) -> int:
@@ -105,7 +110,8 @@ def _widest(view: QTableView, texts) -> int:
 def size_group_columns(view: QTreeView) -> None:
     gh = view.header()
     gh.setStretchLastSection(False)
-    for i, w in ((0, 0), (1, 60), (2, 60), (3, 0), (4, 60), (5, 80)):  # names share what the figures leave
+    # the group titles take what the rest leave (at 1024 px they shared it with 'Closest to' and read 'changelog.De…')
+    for i, w in ((0, 0), (1, 60), (2, 60), (3, 140), (4, 75), (5, 80)):
         gh.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive if w else QHeaderView.ResizeMode.Stretch)
         if w:
             gh.resizeSection(i, max(w, gh.sectionSizeHint(i)))
