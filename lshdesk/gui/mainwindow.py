@@ -79,10 +79,8 @@ class MainWindow(QMainWindow):
             "S-curve": (self.scurve_view, "scurve"),
             "Learn": (self.learn, "learn"),
         }
-        for title, (widget, _) in self.views.items():
-            self.tabs.addTab(widget, title)
-        for i, tip in enumerate(VIEW_TIPS):
-            self.tabs.setTabToolTip(i, tip)  # what a screen reader says of each tab, too
+        for (title, (widget, _)), tip in zip(self.views.items(), VIEW_TIPS, strict=True):
+            self.tabs.setTabToolTip(self.tabs.addTab(widget, title), tip)  # a screen reader says it of the tab
         self.tour = Tour()
         self.tour.setVisible(not settings_store.tour_done(self.settings))
         central = QWidget()
