@@ -91,7 +91,7 @@ def test_the_results_and_the_side_panels_leave_no_control_unnamed(scanned):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 31, item 15 is not done there: ~80 controls of the Learn lessons, the S-curve's tables and plots "
+    reason="issue 31, item 15 is not done there: ~55 controls of the Learn lessons, the S-curve's tables and plots "
     "and the Signatures grid have no description yet (unnamed(window) lists them); strict: passing fails it",
 )
 def test_every_control_of_the_window_is_named_and_described(window):

@@ -79,6 +79,9 @@ class SetsLesson(LessonPage):
         self.run_button = QPushButton("Run MinHash + LSH")
         self.back_button = QPushButton("◂ Previous band")
         self.forward_button = QPushButton("Next band ▸")
+        self.run_button.setToolTip("Sign the sets and cut the signatures into bands, one band at a time")
+        self.back_button.setToolTip("Show the band before")
+        self.forward_button.setToolTip("Show the next band")
         buttons = FlowLayout()
         for b in (self.run_button, self.back_button, self.forward_button):
             buttons.addWidget(b)
