@@ -36,6 +36,14 @@ from lshdesk.gui.widgets.side_by_side import SideBySide
 from lshdesk.gui.widgets.stale_banner import StaleBanner
 from lshdesk.gui.widgets.tour import Tour
 
+VIEW_TIPS = (
+    "The pairs, groups and documents found",
+    "The two documents of the selected pair, their shared passages marked",
+    "The signatures of the selected documents, band by band",
+    "How bands and rows choose the candidate pairs, and which pairs they miss",
+    "Lessons and experiments on MinHash and LSH",
+)
+
 
 class MainWindow(QMainWindow):
     """One window, one selection, one progress area."""
@@ -109,9 +117,9 @@ class MainWindow(QMainWindow):
             "S-curve": (self.scurve_view, "scurve"),
             "Learn": (self.learn, "learn"),
         }
-        for title, (view, _) in self.views.items():
+        for (title, (view, _)), tip in zip(self.views.items(), VIEW_TIPS, strict=True):
             assert isinstance(view, QWidget)
-            self.tabs.addTab(view, title)
+            self.tabs.setTabToolTip(self.tabs.addTab(view, title), tip)  # a screen reader says it of the tab
 
     def _connect_signals(self) -> None:
         a = self.menu_actions

@@ -58,9 +58,7 @@ class MarkControls(QObject):
         return int((r.pairs.left if index.column() == 0 else r.pairs.right)[i])
 
     def _member_doc(self, index: QModelIndex) -> int | None:
-        if index.column() != 0 or not index.parent().isValid():
-            return None
-        return self.results.groups_model.members(index)[0]
+        return self.results.groups_model.doc_at(index) if index.column() == 0 else None  # None on a group row
 
     def _document_doc(self, index: QModelIndex) -> int | None:
         return self.results.docs_model.doc_at(index.row()) if index.column() == 0 and index.isValid() else None

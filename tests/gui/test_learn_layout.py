@@ -33,7 +33,7 @@ def test_lesson3_fits_1280_by_800_with_a_taller_pairs_table(qtbot, window):
     grid = page.grid
     assert grid.wrapped_shown()
     bar = grid.wrapped_area.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=2000)  # all 8 signatures whole, once the cells fit the room
+    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=8000)  # all 8 signatures whole, once the cells fit the room
     left, right = page.room.geometry(), page.pairs.geometry()
     assert right.left() >= left.right() and right.top() < left.top()  # the table beside the sentences and the grid
     legend = grid.legend.mapTo(page.room, grid.legend.rect().bottomLeft())

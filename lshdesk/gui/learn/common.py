@@ -259,6 +259,7 @@ def lesson_grid(min_height: int = 220):
     from lshdesk.gui.signatures.grid import SignatureGrid
 
     grid = SignatureGrid()
+    grid.figures_folded = True
     grid.setMinimumHeight(min_height)
     splitter = getattr(grid, "splitter", None)
     if splitter is not None and splitter.count() == 2:

@@ -29,6 +29,7 @@ class ExerciseBox(QGroupBox):
             reply.setAccessibleName(f"Your answer to exercise {i + 1}")
             button = QPushButton("Show answer")
             button.setCheckable(True)
+            button.setToolTip(f"Show or hide the answer to exercise {i + 1}")
             answer = rich_label("")
             answer.hide()
             button.toggled.connect(lambda on, i=i: self.reveal(i, on))

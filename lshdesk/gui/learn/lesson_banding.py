@@ -76,6 +76,7 @@ class BandingLesson(LessonPage):
         row.addWidget(QLabel("Scheme (← →):"))
         for name, b in self.schemes.items():
             radio = QRadioButton(f"{name} {b.bands} × {b.rows}")
+            radio.setToolTip(f"Band the signatures {b.bands} bands of {b.rows} rows ({name})")
             group.addButton(radio)
             row.addWidget(radio)
             radio.toggled.connect(lambda on: on and self.update_scheme())
@@ -83,6 +84,7 @@ class BandingLesson(LessonPage):
         self.seed = QSpinBox()
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
+        self.seed.setToolTip("The seed that draws the hash functions")
         self.cutoff = cutoff_box()
         row.addWidget(together(buddy("seed", self.seed), self.seed))
         row.addWidget(together(buddy(CUTOFF_LABEL, self.cutoff), self.cutoff))

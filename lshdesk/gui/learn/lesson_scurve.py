@@ -245,6 +245,7 @@ class SCurveLesson(LessonPage):
         s.setRange(1, maximum)
         s.setValue(value)
         s.setAccessibleName(name)
+        s.setToolTip(f"{name}: move it to see the S-curve change")
         s.setPageStep(1)
         return s
 

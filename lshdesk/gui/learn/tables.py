@@ -33,6 +33,7 @@ def lesson_table(headers: list[str], name: str) -> QTableWidget:
     table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
     table.setHorizontalHeaderLabels(headers)
     table.setAccessibleName(name)
+    table.setAccessibleDescription(f"{name}: " + ", ".join(headers))
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     table.verticalHeader().hide()
@@ -51,6 +52,7 @@ def band_table(n_sets: int) -> QTableWidget:
     header, their constants in its tooltip)."""
     table = QTableWidget(n_sets, t.DEMO_B)
     table.setAccessibleName("Signatures by band")
+    table.setAccessibleDescription("Each set's signature, one column per band; equal bands share a bucket")
     table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setVerticalHeaderLabels([f"S{i + 1}" for i in range(n_sets)])

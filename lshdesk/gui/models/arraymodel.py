@@ -9,8 +9,19 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from lshdesk.core.pathnames import display
+from lshdesk.gui.models.names import NAME_ROLE, file_first_keys, split_name, spoken
+
 _Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_D, _TIP, _ALIGN, _USER = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.UserRole,
+)
+_SAY, _SAY_MORE = Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.AccessibleDescriptionRole
+_ROLES = frozenset((_D, _TIP, _ALIGN, _USER, NAME_ROLE, _SAY, _SAY_MORE))  # the roles answered; Qt asks ~12 a cell
 
 
 @dataclass(frozen=True)
@@ -19,7 +30,9 @@ class Column:
 
     With ``index``, row i shows ``values[index[i]]``: a pair's document names are the documents' names looked up
     by the pair's document numbers, so 500,000 pairs need no list of 1,000,000 strings, and sorting and filtering
-    work on the (fewer) names, then spread to the rows with numpy.
+    work on the (fewer) names, then spread to the rows with numpy. A ``name`` column holds documents' names: it is
+    painted file name first (``NAME_ROLE``) and sorted so; ``hover`` is each value's tooltip (a document's path,
+    shown as ``pathnames.display`` writes it).
     """
 
     title: str
@@ -28,12 +41,15 @@ class Column:
     tip: str = ""
     numeric: bool = False
     index: np.ndarray | None = None
+    name: bool = False
+    hover: Sequence[str] | None = None
 
     def __len__(self) -> int:
         return len(self.index) if self.index is not None else len(self.values)
 
-    def value(self, row: int) -> object:
-        return self.values[int(self.index[row])] if self.index is not None else self.values[row]
+    def at(self, row: int) -> int:
+        """The position in ``values`` of data row ``row``."""
+        return int(self.index[row]) if self.index is not None else row
 
 
 class ArrayTableModel(QAbstractTableModel):
@@ -53,15 +69,21 @@ class ArrayTableModel(QAbstractTableModel):
         self._lower: dict[int, list[str]] = {}  # lower-case text of a text column's values, made on first use
         self._filter = ""
         self._sort: tuple[int, Qt.SortOrder] | None = None
+        self._describe: Callable[[int], str] = str
 
     def set_columns(
-        self, columns: list[Column], search: Sequence[str] | Callable[[], Sequence[str]] | None = None
+        self,
+        columns: list[Column],
+        search: Sequence[str] | Callable[[], Sequence[str]] | None = None,
+        describe: Callable[[int], str] = str,
     ) -> None:
-        """Show new data: every column has as many rows as the first."""
+        """Show new data: every column has as many rows as the first. ``describe(data_row)`` says what a row is, for
+        screen readers (every cell of it says it after its own value: a reader moving down a column hears the row)."""
         self.beginResetModel()
         self.columns = columns
         self._n = len(columns[0]) if columns else 0
         self._search = search
+        self._describe = describe
         self._keys, self._lower = {}, {}
         self._apply()
         self.endResetModel()
@@ -98,8 +120,9 @@ class ArrayTableModel(QAbstractTableModel):
             c = self.columns[col]
             if c.numeric:
                 keys = np.asarray(c.values)
-            else:  # the rank of each value among the column's values, alphabetically
-                order = np.argsort(np.array(self._lowered(col)), kind="stable")
+            else:  # the rank of each value among the column's values, alphabetically (names: as they are shown)
+                text = file_first_keys([str(v) for v in c.values]) if c.name else self._lowered(col)
+                order = np.argsort(np.array(text), kind="stable")
                 keys = np.empty(len(order), dtype=np.int64)
                 keys[order] = np.arange(len(order))
             self._keys[col] = keys[c.index] if c.index is not None else keys
@@ -144,29 +167,38 @@ class ArrayTableModel(QAbstractTableModel):
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if (
-            not index.isValid()
+            role not in _ROLES
             or not (0 <= index.row() < len(self.rows))
             or not (0 <= index.column() < len(self.columns))
         ):
-            return None
+            return None  # an invalid index has row -1
         col = self.columns[index.column()]
-        value = col.value(int(self.rows[index.row()]))
-        if role == Qt.ItemDataRole.DisplayRole:
+        row = int(self.rows[index.row()])
+        if role == _ALIGN:
+            return _RIGHT if col.numeric else None
+        if role == _USER:
+            return row
+        if role == _SAY_MORE:
+            return col.tip or None
+        at = col.at(row)
+        value = col.values[at]
+        if role == _D:
             return col.fmt(value)
-        if role == Qt.ItemDataRole.ToolTipRole and not col.numeric:
-            return str(value) or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.numeric:
-            return _RIGHT
-        if role == Qt.ItemDataRole.UserRole:
-            return int(self.rows[index.row()])
-        return None
+        if role == NAME_ROLE:
+            return split_name(str(value)) if col.name else None
+        if role == _SAY:
+            said = spoken(str(value)) if col.name else col.fmt(value)
+            return f"{col.title} {said or 'none'}. {self._describe(row)}"
+        if col.hover is not None:
+            return display(col.hover[at])
+        return None if col.numeric else str(value) or None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or not (0 <= section < len(self.columns)):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].title
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role in (Qt.ItemDataRole.ToolTipRole, _SAY_MORE):
             return self.columns[section].tip or None
         if role == Qt.ItemDataRole.TextAlignmentRole and self.columns[section].numeric:
             return _RIGHT

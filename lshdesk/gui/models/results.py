@@ -11,6 +11,9 @@ from lshdesk.core.persistence import export
 from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
+from lshdesk.gui.models.names import spoken
+
+_NAME_TIP = "The file name, then its folder; point at it for the whole path"
 
 
 def _sim(v: float) -> str:
@@ -34,28 +37,37 @@ class PairsModel(ArrayTableModel):
         if result is None:
             self.set_columns([], [])
             return
-        p = result.pairs
+        p, paths = result.pairs, result.docs.paths
+
+        def describe(i: int) -> str:
+            sim = f"similarity {p.jaccard[i]:.3f}"
+            if isinstance(p, ContainmentPairs):
+                sim = f"containment {p.containment[i]:.3f}, {sim}"
+            return f"Pair of {spoken(names[p.left[i]])} and {spoken(names[p.right[i]])}, {sim}"
+
         if isinstance(p, ContainmentPairs):  # a containment scan: A is inside B
             self.set_columns(
                 [
-                    Column("Contained (A)", names, index=p.left),
-                    Column("Container (B)", names, index=p.right),
+                    Column("Contained (A)", names, tip=_NAME_TIP, index=p.left, name=True, hover=paths),
+                    Column("Container (B)", names, tip=_NAME_TIP, index=p.right, name=True, hover=paths),
                     Column("Containment", p.containment, _sim, "Share of A's shingles found in B (exact)", True),
                     Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
                     Column("Estimate", p.estimate, _sim, "The containment the matching slots imply", True),
                     Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
-                ]
+                ],
+                describe=describe,
             )
             return
         self.set_columns(
             [
-                Column("Document A", names, index=p.left),
-                Column("Document B", names, index=p.right),
+                Column("Document A", names, tip=_NAME_TIP, index=p.left, name=True, hover=paths),
+                Column("Document B", names, tip=_NAME_TIP, index=p.right, name=True, hover=paths),
                 Column("Similarity", p.jaccard, _sim, "Exact Jaccard similarity of the two shingle sets", True),
                 Column("Estimate", p.estimate, _sim, "Matching signature slots / k: what MinHash estimated", True),
                 Column("Bands", p.bands, str, "How many bands put the pair in one bucket", True),
                 _pair_folders(result),
-            ]
+            ],
+            describe=describe,
         )
 
     def pair_at(self, row: int, result: ScanResult) -> tuple[int, int]:
@@ -79,10 +91,17 @@ class DocumentsModel(ArrayTableModel):
         status = ["document"] * n + ["skipped"] * m
         path = list(names) + [display(export.skipped_name(result, s.path)) for s in skipped]  # named as documents are
         note = [""] * n + [display(s.describe("gui")) for s in skipped]
+        full = list(result.docs.paths) + [s.path for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
+
+        def describe(i: int) -> str:
+            if i >= n:
+                return f"Skipped file {spoken(path[i])}: {note[i]}"
+            return f"Document {spoken(path[i])}, {human_size(int(result.docs.size[i]))}"
+
         self.set_columns(
             [
-                Column("File", path),
+                Column("File", path, tip=_NAME_TIP, name=True, hover=full),
                 Column("Status", status, tip="document: read and compared; skipped: not used (see the reason)"),
                 Column(
                     "Size",
@@ -103,7 +122,8 @@ class DocumentsModel(ArrayTableModel):
                 ),
                 Column("Reason skipped", note),
                 Column("Folder", _folders_of(result, None) + [""] * m, tip="The folder the document comes from"),
-            ]
+            ],
+            describe=describe,
         )
 
     def doc_at(self, row: int) -> int | None:

@@ -43,7 +43,9 @@ class TablesFold(QObject):
     def room(self) -> int:
         """Pixels the tables can have while the plot keeps ``PLOT_MIN``."""
         top = self.split.widget(0)
-        extra = max(0, top.height() - int(self.area())) if top is not None else 0  # axes, title, legend; the source line, Export
+        extra = (
+            max(0, top.height() - int(self.area())) if top is not None else 0
+        )  # axes, title, legend; the source line, Export
         return self.split.height() - self.split.handleWidth() - PLOT_MIN - extra
 
     def fit(self) -> None:

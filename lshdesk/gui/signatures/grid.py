@@ -72,9 +72,11 @@ FIGURES_BELOW = 110  # their height there: the pair, its slots, estimate and sim
 class SignatureGrid(QWidget):
     """Shows signatures (rows = documents) with agreement, bands and per-pair figures; copy and CSV export."""
 
+    figures_folded = False  # a lesson's grid folds its figures away (the page shows its own) and never stacks them
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        narrow = self.width() < NARROW
+        narrow = self.width() < NARROW and not self.figures_folded
         split = getattr(self, "splitter", None)  # built by __init__
         if split is not None and (split.orientation() == Qt.Orientation.Vertical) != narrow:
             split.setOrientation(Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal)

@@ -37,6 +37,8 @@ class CorpusPanel(QWidget):
         self.caption.setToolTip(self.list.toolTip())
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
+        self.add_button.setToolTip("Add a folder to compare (File > Open folder replaces them)")
+        self.remove_button.setToolTip("Take the selected folder out of the comparison (its files stay on disk)")
         self.summary = QLabel(NO_FOLDER)
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("What the last scan read")

@@ -29,6 +29,7 @@ from lshdesk.gui.widgets.result_tables import (
     DOC_WIDTHS,
     PAIR_WIDTHS,
     FilterEdit,
+    paint_names,
     size_columns,
     size_group_columns,
     table,
@@ -63,7 +64,7 @@ class ResultsView(QWidget):
         self.result: ScanResult | None = None
         self.names: list[str] = []
         self.filter = FilterEdit()
-        self.filter.setPlaceholderText("Filter pairs and documents by name (Ctrl+F)")
+        self.filter.setPlaceholderText("Filter pairs, groups and documents by name (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.filter.setAccessibleName("Filter results")
         self.setAcceptDrops(True)  # a file dropped here lists its nearest documents (folders go on to the window)
@@ -77,7 +78,7 @@ class ResultsView(QWidget):
         self.groups.setAccessibleName("Groups")
         self.groups.setUniformRowHeights(True)
         self.groups.setAlternatingRowColors(True)
-        self.groups.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.groups.setTextElideMode(Qt.TextElideMode.ElideRight)  # a group's title: the first names it lists
         size_group_columns(self.groups)
         self.groups.setToolTip("Enter or double-click opens a group in the Signatures view")
         self.group_mode = QComboBox()
@@ -156,6 +157,9 @@ class ResultsView(QWidget):
         self.docs_model.set_result(result, names)
         self._show_groups()
         size_columns(self.pairs, PAIR_WIDTHS)
+        for view, model in ((self.pairs, self.pairs_model), (self.documents, self.docs_model)):
+            paint_names(view, [i for i, c in enumerate(model.columns) if c.name])
+        paint_names(self.groups, [0, 3])
         self.documents.setColumnHidden(5, not (result and result.skipped))  # no skipped file: no reason column
         size_columns(self.documents, DOC_WIDTHS)
         several = result is not None and len(result.roots) > 1  # several folders: which one each document is from
@@ -175,11 +179,15 @@ class ResultsView(QWidget):
 
     def _show_groups(self) -> None:
         self.groups_model.set_result(self.result, self.names, strict=self.group_mode.currentIndex() == 1)
-        n = len(self.groups_model.groups)  # the model offers its rows a few hundred at a time
-        if n <= 200:
+        self.groups_model.set_filter(self.filter.text())
+        self._expand_groups()
+        self.groupsShown.emit(len(self.groups_model.groups))
+
+    def _expand_groups(self) -> None:
+        """Open every group when there are few (the model offers its rows a few hundred at a time)."""
+        if self.groups_model.n_shown() <= 200:
             self.groups.expandAll()
-        self.tabs.setTabText(1, f"Groups ({n:,})")
-        self.groupsShown.emit(n)
+        self._count_tabs()
 
     def _group_mode(self) -> None:
         self._show_groups()
@@ -190,6 +198,8 @@ class ResultsView(QWidget):
         n_pairs, n_docs, n_skip = (len(r.pairs), len(r.docs), len(r.skipped)) if r is not None else (0, 0, 0)
         shown = self.pairs_model.rowCount()
         self.tabs.setTabText(0, f"Pairs ({shown:,} of {n_pairs:,})" if shown < n_pairs else f"Pairs ({n_pairs:,})")
+        shown, n_groups = self.groups_model.n_shown(), len(self.groups_model.groups)
+        self.tabs.setTabText(1, f"Groups ({shown:,} of {n_groups:,})" if shown < n_groups else f"Groups ({n_groups:,})")
         shown = self.docs_model.rowCount()
         total = n_docs + n_skip
         docs = f"{shown:,} of {total:,}" if shown < total else f"{n_docs:,} + {n_skip:,} skipped"
@@ -198,7 +208,8 @@ class ResultsView(QWidget):
     def _filter(self, text: str) -> None:
         self.pairs_model.set_filter(text)
         self.docs_model.set_filter(text)
-        self._count_tabs()
+        self.groups_model.set_filter(text)
+        self._expand_groups()
 
     def _pair_selected(self) -> None:
         rows = self.pairs.selectionModel().selectedRows()

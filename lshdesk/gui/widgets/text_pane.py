@@ -88,6 +88,7 @@ class TextPane(QWidget):
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.text.setAccessibleName(f"Document {side}")
+        self.text.setAccessibleDescription(f"The text of document {side} of the pair, its shared passages marked")
         self.title.setBuddy(self.text)
         self.map = PassageMap()
         self.map.setAccessibleName(f"Shared passages of document {side}")
