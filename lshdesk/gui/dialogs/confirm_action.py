@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from lshdesk.core.actions.plan import Plan, destinations
@@ -87,9 +88,10 @@ class ConfirmAction(QDialog):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
-        for c in range(self.model.columnCount() - 1):
-            self.table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnWidth(self.model.columnCount() - 1, 90)
+        for c, col in enumerate(columns):  # names share the width, figures (size, group) as wide as they need
+            mode = QHeaderView.ResizeMode.ResizeToContents if col.numeric else QHeaderView.ResizeMode.Stretch
+            self.table.horizontalHeader().setSectionResizeMode(c, mode)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path keeps its file name
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.addButton(VERBS[kind], QDialogButtonBox.ButtonRole.AcceptRole)
         self.ok.setAutoDefault(False)
@@ -103,4 +105,4 @@ class ConfirmAction(QDialog):
         lay.addWidget(note)
         lay.addWidget(self.table, 1)
         lay.addWidget(buttons)
-        self.resize(760, 440)
+        self.resize(980 if preview else 760, 440)  # the group and what stays in it need the room
