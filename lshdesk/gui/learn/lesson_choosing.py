@@ -15,7 +15,7 @@ from lshdesk.core.teaching.figures import to_fixed
 from lshdesk.gui.learn.colours import FALSE_POSITIVE, MISSED, swatch
 from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
-from lshdesk.gui.learn.lesson_plot import Plot
+from lshdesk.gui.learn.lesson_plot import unit_plot
 
 INTRO = (
     "Two choices come before any scan. <b>k</b>, the signature's length, sets how close the estimate is: it "
@@ -86,11 +86,7 @@ class ChoosingLesson(LessonPage):
             f"<b>Colours:</b> {swatch('false positives: below t, yet candidates', FALSE_POSITIVE)} &nbsp; "
             f"{swatch('missed: at t or more, no candidate', MISSED)}"
         )
-        self.plot = Plot(300, "choosing_scheme")
-        self.plot.setLabel("bottom", "Jaccard similarity J")
-        self.plot.setLabel("left", "P(candidate)")
-        self.plot.setXRange(0, 1, padding=0.02)
-        self.plot.setYRange(0, 1, padding=0.02)
+        self.plot = unit_plot(300, "choosing_scheme", "Jaccard similarity J", "P(candidate)")
         for w in (self.k_text, self.scheme_text, self.legend, self.plot):
             self.body.addWidget(w)
         self.exercises = ExerciseBox(choosing_exercises())

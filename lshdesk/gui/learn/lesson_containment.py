@@ -12,7 +12,7 @@ from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
 from lshdesk.gui.learn.common import LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
-from lshdesk.gui.learn.lesson_plot import Plot
+from lshdesk.gui.learn.lesson_plot import unit_plot
 
 INTRO = (
     "Jaccard similarity compares two sets as equals. A quotation, an abstract or a copied paragraph is a <b>small</b> "
@@ -87,11 +87,7 @@ class ContainmentLesson(LessonPage):
                 f"C = {to_fixed(c, 2)}, J = {to_fixed(j, 3)}."
             )
         )
-        self.plot = Plot(260, "containment_jaccard")
-        self.plot.setLabel("bottom", "size ratio |A| / |B|")
-        self.plot.setLabel("left", "Jaccard at containment t")
-        self.plot.setXRange(0, 1, padding=0.02)
-        self.plot.setYRange(0, 1, padding=0.02)
+        self.plot = unit_plot(260, "containment_jaccard", "size ratio |A| / |B|", "Jaccard at containment t")
         self.plot.addLegend(offset=(10, 10))
         for w in (self.figures, self.plot, self.example, formula_box(HOW)):
             self.body.addWidget(w)

@@ -91,3 +91,13 @@ class Plot(pg.PlotWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(600, self._height)
+
+
+def unit_plot(height: int, name: str, x_label: str, y_label: str) -> Plot:
+    """A lesson's plot of quantities between 0 and 1 on both axes (similarities, probabilities)."""
+    plot = Plot(height, name)
+    plot.setLabel("bottom", x_label)
+    plot.setLabel("left", y_label)
+    plot.setXRange(0, 1, padding=0.02)
+    plot.setYRange(0, 1, padding=0.02)
+    return plot
