@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLayout,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -266,3 +267,15 @@ def lesson_grid(min_height: int = 220):
         splitter.setCollapsible(1, True)
         splitter.setSizes([10_000, 0])
     return grid
+
+
+def story_step(box: QSpinBox | QDoubleSpinBox, values: tuple[float, ...], step: int) -> None:
+    """A page's story told by one control: ``box`` to the next (+1) or previous (-1) of ``values`` from where it is,
+    or to the first (0). Past either end it stays."""
+    if step == 0:
+        box.setValue(values[0])  # type: ignore[arg-type]
+        return
+    v = box.value()
+    beyond = [x for x in values if (x > v + 1e-9 if step > 0 else x < v - 1e-9)]
+    if beyond:
+        box.setValue(beyond[0] if step > 0 else beyond[-1])  # type: ignore[arg-type]

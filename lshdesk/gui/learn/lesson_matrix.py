@@ -102,6 +102,7 @@ class MatrixLesson(LessonPage):
         )
         for w in (self.legend, self.step_text, self.estimates, formula_box(WHY)):
             self.body.addWidget(w)
+        self.figure = self.chars  # kept on screen in presentation mode: the row being read
         self.exercises = ExerciseBox(matrix_exercises())
         self.body.addWidget(self.exercises)
         self.body.addStretch(1)

@@ -165,3 +165,21 @@ def test_the_bbit_page_on_the_users_files_and_its_exercises(qtbot, view):
     p, j_hat, ratio = (ex.value for ex in bbit_exercises())
     assert p == pytest.approx(0.8) and j_hat == pytest.approx(0.6)
     assert ratio == pytest.approx(np.sqrt(0.09 / 16) / (np.sqrt(0.95 * 0.05 / 512) / 0.5))
+
+
+def test_every_textbook_page_steps_with_the_arrow_keys(view, qtbot):
+    from lshdesk.gui.learn.view import TEXTBOOK
+
+    view.activateWindow()
+    qtbot.waitActive(view)
+    for _, name, _ in TEXTBOOK:
+        page = getattr(view, name)
+        view.show_page(page)
+        view.list.setFocus()
+        qtbot.keyClick(view.list, Qt.Key.Key_Home)
+        home = page.grab().toImage()
+        qtbot.keyClick(view.list, Qt.Key.Key_Right)
+        assert page.grab().toImage() != home, name  # the story moved on: the page shows something else
+        qtbot.keyClick(view.list, Qt.Key.Key_Left)
+        assert page.grab().toImage() == home, name
+        assert view.current_page() is page and page.figure is not None
