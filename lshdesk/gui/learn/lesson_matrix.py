@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTableWidget, QWidget
 
 from lshdesk.core.teaching import mmds
@@ -77,7 +78,7 @@ class MatrixLesson(LessonPage):
         super().__init__("The signature matrix, row by row (MMDS Fig. 3.4)", INTRO, parent)
         self.matrix = [list(row) for row in mmds.MATRIX]
         self.shown = 0  # how many rows are processed
-        self.chars = lesson_table(["Row", *mmds.SETS, "h1(x)", "h2(x)"], "Characteristic matrix")
+        self.chars = lesson_table(["Row (x)", *mmds.SETS, "h1(x)", "h2(x)"], "Characteristic matrix")
         self.sig = lesson_table(["", *mmds.SETS], "Signature matrix")
         self.chars.cellClicked.connect(self._flip)
         tables = QHBoxLayout()
@@ -107,6 +108,11 @@ class MatrixLesson(LessonPage):
         self.body.addWidget(self.exercises)
         self.body.addStretch(1)
         self._show()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # a zoom (presentation mode): rows as tall as the new font
+            self._show()
 
     def step_back(self) -> None:
         self.shown = max(self.shown - 1, 0)
@@ -164,7 +170,7 @@ class MatrixLesson(LessonPage):
 
     def _fill_chars(self, current: int) -> None:
         rows = [
-            [f"{mmds.ELEMENTS[r]} (x = {r})", *map(str, self.matrix[r]), *map(str, mmds.hash_values(r))]
+            [f"{mmds.ELEMENTS[r]} ({r})", *map(str, self.matrix[r]), *map(str, mmds.hash_values(r))]
             for r in range(len(self.matrix))
         ]
         _fill(self.chars, rows, set(), current)
