@@ -42,6 +42,31 @@ def _group(g: object) -> str:
     return str(g) if g else "none"
 
 
+def _columns(
+    kind: str,
+    plan: Plan,
+    folder: str,
+    roots: tuple[str, ...],
+    kept: dict[int, str],
+    preview: dict[int, tuple[int, list[str]]],
+) -> list[Column]:
+    """The file, where it goes (or the link it becomes), its size, and with ``preview`` its group and what stays."""
+    columns = [
+        Column("File", [f.path for f in plan.files]),
+        Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
+    ]
+    if kind in LINKS:  # the document each one will lead to
+        to = [f"link to {kept[f.doc]}" if kept.get(f.doc) else "not replaced: no document kept" for f in plan.files]
+        columns.insert(1, Column("Becomes", to))
+    elif kind != "trash":  # where each one goes, or why it will not
+        columns.insert(1, Column("To", destinations(plan, folder, roots)))
+    if preview:  # group by group: what goes (these rows) and what stays
+        groups = [preview.get(f.doc, (0, [])) for f in plan.files]
+        columns.append(Column("Group", np.array([g for g, _ in groups], np.int64), _group, "Its group", True))
+        columns.append(Column("Stays in its group", [", ".join(stays) or "nothing: all marked" for _, stays in groups]))
+    return columns
+
+
 class ConfirmAction(QDialog):
     """Lists the files with their sizes; ``accepted`` only when the user presses the action's button."""
 
@@ -65,22 +90,7 @@ class ConfirmAction(QDialog):
         )
         note.setWordWrap(True)
         self.model = ArrayTableModel(self)
-        columns = [
-            Column("File", [f.path for f in plan.files]),
-            Column("Size", np.array([f.size for f in plan.files], np.int64), human_size, "Size at the scan", True),
-        ]
-        if kind in LINKS:  # the document each one will lead to
-            kept = keep or {}
-            to = [f"link to {kept[f.doc]}" if kept.get(f.doc) else "not replaced: no document kept" for f in plan.files]
-            columns.insert(1, Column("Becomes", to))
-        elif kind != "trash":  # where each one goes, or why it will not
-            columns.insert(1, Column("To", destinations(plan, folder, roots)))
-        if preview:  # group by group: what goes (these rows) and what stays
-            groups = [preview.get(f.doc, (0, [])) for f in plan.files]
-            columns.append(Column("Group", np.array([g for g, _ in groups], np.int64), _group, "Its group", True))
-            columns.append(
-                Column("Stays in its group", [", ".join(stays) or "nothing: all marked" for _, stays in groups])
-            )
+        columns = _columns(kind, plan, folder, roots, keep or {}, preview or {})
         self.model.set_columns(columns)
         self.table = QTableView()
         self.table.setModel(self.model)
