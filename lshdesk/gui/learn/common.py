@@ -81,14 +81,23 @@ class LessonPage(QScrollArea):
         """The palette changed (light / dark): pages whose HTML carries colours show it again."""
 
     # --- stepping: every lesson steps through its story (Left / Right / Home, sent by the Learn view) --------------
+    story_values: tuple[float, ...] = ()  # a page whose story is one control's values: those values ...
+    story_box = ""  # ... and the control's attribute name (the default steps below walk them)
+
     def step_back(self) -> None:
         """One step back (Left)."""
+        if self.story_values:
+            story_step(getattr(self, self.story_box), self.story_values, -1)
 
     def step_forward(self) -> None:
         """One step forward (Right)."""
+        if self.story_values:
+            story_step(getattr(self, self.story_box), self.story_values, +1)
 
     def step_home(self) -> None:
         """Back to the first step (Home)."""
+        if self.story_values:
+            story_step(getattr(self, self.story_box), self.story_values, 0)
 
     def reset(self) -> None:
         """Back to the lesson's defaults."""

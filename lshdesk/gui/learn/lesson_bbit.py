@@ -13,7 +13,7 @@ from lshdesk.core.teaching import bbit
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
-from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label, story_step
+from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.corpus_source import CorpusSource
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.lesson_plot import Plot
@@ -64,16 +64,8 @@ def bbit_exercises() -> list[Exercise]:
 class BbitLesson(LessonPage):
     """k classic slots and the number of seeds; the table and the plot of each scheme's error at equal memory."""
 
-    story = (8, 16, 32, 64)  # ← → step k through these
-
-    def step_forward(self) -> None:
-        story_step(self.k, self.story, +1)
-
-    def step_back(self) -> None:
-        story_step(self.k, self.story, -1)
-
-    def step_home(self) -> None:
-        story_step(self.k, self.story, 0)
+    story_values = (8, 16, 32, 64)  # ← → step k through these
+    story_box = "k"
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("b-bit MinHash: more slots in the same memory", INTRO, parent)

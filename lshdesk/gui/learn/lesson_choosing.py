@@ -13,7 +13,7 @@ from lshdesk.core.scurve import false_negative_area, false_positive_area, optima
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
 from lshdesk.gui.learn.colours import FALSE_POSITIVE, MISSED, swatch
-from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label, story_step
+from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.lesson_plot import unit_plot
 
@@ -62,16 +62,8 @@ def choosing_exercises() -> list[Exercise]:
 class ChoosingLesson(LessonPage):
     """J and ε give k; the cut-off and k give b x r, drawn with the false-positive and false-negative areas."""
 
-    story = (0.5, 0.6, 0.7, 0.8, 0.9)  # ← → step cutoff through these
-
-    def step_forward(self) -> None:
-        story_step(self.cutoff, self.story, +1)
-
-    def step_back(self) -> None:
-        story_step(self.cutoff, self.story, -1)
-
-    def step_home(self) -> None:
-        story_step(self.cutoff, self.story, 0)
+    story_values = (0.5, 0.6, 0.7, 0.8, 0.9)  # ← → step cutoff through these
+    story_box = "cutoff"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Choosing k, b and r", INTRO, parent)

@@ -10,7 +10,7 @@ from lshdesk.core.query.containment import CLASS_RATIO, jaccard_bound
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
-from lshdesk.gui.learn.common import LessonPage, esc, formula_box, rich_label, story_step
+from lshdesk.gui.learn.common import LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.lesson_plot import unit_plot
 
@@ -65,16 +65,8 @@ def containment_exercises() -> list[Exercise]:
 class ContainmentLesson(LessonPage):
     """Sizes and a cut-off; the Jaccard a contained pair has, its curve over the size ratio, the sample's example."""
 
-    story = (10, 50, 100, 250, 500)  # ← → step small through these
-
-    def step_forward(self) -> None:
-        story_step(self.small, self.story, +1)
-
-    def step_back(self) -> None:
-        story_step(self.small, self.story, -1)
-
-    def step_home(self) -> None:
-        story_step(self.small, self.story, 0)
+    story_values = (10, 50, 100, 250, 500)  # ← → step small through these
+    story_box = "small"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Containment: a small text inside a large one", INTRO, parent)

@@ -14,7 +14,7 @@ from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching import mmds
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
-from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label, story_step
+from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.corpus_source import CorpusSource
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 
@@ -75,16 +75,8 @@ class ScaleLesson(LessonPage):
 
     colourless = True  # figures in words only: no colour to name in a legend
 
-    story = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)  # ← → step n through these
-
-    def step_forward(self) -> None:
-        story_step(self.n, self.story, +1)
-
-    def step_back(self) -> None:
-        story_step(self.n, self.story, -1)
-
-    def step_home(self) -> None:
-        story_step(self.n, self.story, 0)
+    story_values = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)  # ← → step n through these
+    story_box = "n"
 
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("Why not compare every pair?", INTRO, parent)
