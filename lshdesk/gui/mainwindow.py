@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         self.progress.shown.connect(self.corpus_panel.progress_shown)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)
+        a.export_scheme.triggered.connect(lambda: self.files.choose_export_scheme(self.scurve_view.figures))
         a.save_session.triggered.connect(self.files.choose_save_session)
         a.open_session.triggered.connect(self.files.choose_open_session)
         a.quit.triggered.connect(self.close)
@@ -190,7 +191,7 @@ class MainWindow(QMainWindow):
         for view, _ in self.views.values():
             view.set_result(result, self.names)
         a = self.menu_actions
-        for action in (a.export, a.report, a.save_session):
+        for action in (a.export, a.report, a.export_scheme, a.save_session):
             action.setEnabled(result is not None)
         self._show_counts(len(self.results.groups_model.groups))
 
