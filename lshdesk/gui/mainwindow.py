@@ -125,7 +125,8 @@ class MainWindow(QMainWindow):
         a = self.menu_actions
         a.open.triggered.connect(self.folders.choose)
         a.not_duplicates.triggered.connect(self.not_duplicates.show_dialog)
-        self.scans.before_shown = self.not_duplicates.filter  # a scan's result without the pairs ruled out
+        self.scans.prepare = self.not_duplicates.prepare  # in the scan's worker: the pairs ruled out left out
+        self.scans.before_shown = self.not_duplicates.take
         self.results.notDuplicates.connect(self.not_duplicates.mark)
         self.corpus_panel.addRequested.connect(self.folders.choose)
         self.corpus_panel.readFolders.connect(self.folders.read_too)

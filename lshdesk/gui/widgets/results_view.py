@@ -176,8 +176,8 @@ class ResultsView(QWidget):
         self._count_tabs()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Nothing to stop: the tables page through the result in the GUI thread (a ``View`` of the window)."""
-        return True
+        """Stop the folders' comparison (the tables page through the result in the GUI thread); True if none runs."""
+        return self.overlap.shutdown(timeout_ms)
 
     def _show_groups(self) -> None:
         self.groups_model.set_result(self.result, self.names, strict=self.group_mode.currentIndex() == 1)
