@@ -11,8 +11,8 @@ from lshdesk.core.actions import marks as core_marks
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.ignore import FileKey, file_key
 from lshdesk.gui.models.mark_proxy import MarkProxy
+from lshdesk.gui.models.names import short_name
 from lshdesk.gui.state import AppState
-from lshdesk.gui.widgets.file_menu import short_name
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
 

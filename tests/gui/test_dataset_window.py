@@ -49,6 +49,9 @@ def test_results_side_by_side_signatures_and_the_s_curve_work_on_rows(qtbot, row
     assert window.names == [f"row-{_row(r, j)}" for j in range(len(r.docs))]  # a row's name is its id
     names = {n for cells in table(window.results.pairs_model) for n in cells[:2]}
     assert names and all(n.startswith("row-") for n in names)
+    skipped = [cells[0] for cells in table(window.results.docs_model) if cells[1] == "skipped"]
+    assert skipped == [f"row {s.path.split('#row=')[1].split('&')[0]} of d.parquet" for s in r.skipped]
+    assert len(skipped) >= 2  # the null and the empty text
     left, right = int(r.pairs.left[0]), int(r.pairs.right[0])
     with qtbot.waitSignal(window.side_by_side.shown, timeout=30_000):
         window.state.select((left, right))
@@ -113,7 +116,7 @@ def test_export_scheme_writes_the_scans_scheme_then_the_explorers(qtbot, rows, m
     window.settings.setValue("export/last_dir", str(path.parent))  # the folder last saved to: the dataset's
     assert window.menu_actions.export_scheme.isEnabled()
     view = window.scurve_view
-    qtbot.waitUntil(lambda: view.figures is not None and view.ref is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: view.figures is not None and view.figures.bins is not None, timeout=30_000)
     s, offered = _export_scheme(qtbot, window, monkeypatch, tmp_path / "scheme.json")
     assert os.path.dirname(offered) != str(path.parent)  # never beside the input unasked
     lsh = s["lshdesk"]

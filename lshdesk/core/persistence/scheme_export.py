@@ -198,15 +198,17 @@ def scheme_job(
     cancel: threading.Event | None = None,
 ) -> Generator[Progress, None, str]:
     """``write_scheme`` for a worker: the scan's scheme, or ``chosen`` (bands x rows, threshold) as the explorer
-    shows it, measured by ``figures`` when they are its, else re-banded here against ``ref``; returns the path."""
-    if figures is not None and (figures.banding, figures.threshold) != (
-        chosen or (result.banding, result.params.threshold)
+    shows it, measured by ``figures`` when they are its (and had ``ref`` when there is one), else re-banded here
+    against ``ref`` (the scan's own scheme without ``ref``: what the scan measured); returns the path."""
+    banding, t = chosen or (result.banding, result.params.threshold)
+    if figures is not None and (
+        (figures.banding, figures.threshold) != (banding, t) or (ref is not None and figures.bins is None)
     ):
-        figures = None  # the figures of another scheme
-    if chosen is not None and figures is None:
+        figures = None  # another scheme's figures, or measured before the exact similarities were known
+    if figures is None and (chosen is not None or (ref is not None and (ref.sampled or t >= ref.floor))):
         yield Progress("measuring the scheme", 0, 2)
         is_ref = np.isin(result.docs.root, np.asarray(result.reference)) if result.reference else None
-        figures = reband(result.signatures, result.shingles, chosen[0], chosen[1], ref, is_ref)
+        figures = reband(result.signatures, result.shingles, banding, t, ref, is_ref)
     check_cancel(cancel)
     yield Progress("writing the scheme", 1, 2)
     write_scheme(result, path, figures)

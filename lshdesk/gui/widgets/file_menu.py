@@ -9,12 +9,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMenu
 
 from lshdesk.core.corpus.datasets import parse_row_ref
-
-
-def short_name(path: str) -> str:
-    """A document's short name in a menu or message: its file's name, or 'row N of FILE' for a dataset's row."""
-    row = parse_row_ref(path)
-    return os.path.basename(path) if row is None else f"row {row[1]:,} of {os.path.basename(row[0])}"
+from lshdesk.gui.models.names import short_name
 
 
 def _show_folder(path: str) -> None:

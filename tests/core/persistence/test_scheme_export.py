@@ -77,3 +77,12 @@ def test_the_explorer_says_whether_its_scheme_moved_from_the_scans(scanned):
     st.update(banding=Banding(16, 4))
     assert st.moved_from(r) is None
     assert st.moved_from(run(scan([r.roots[0]], r.params))) is None  # another result than the one shown
+
+
+def test_figures_measured_before_the_exact_similarities_are_measured_again(scanned, tmp_path):
+    r, ref = scanned
+    early = reband(r.signatures, r.shingles, r.banding, 0.6)  # the explorer's first figures: no reference yet
+    run(scheme_job(r, str(tmp_path / "s.json"), None, early, ref))
+    m = json.loads((tmp_path / "s.json").read_text())["measured"]
+    assert m["measured_by"].startswith("the S-curve explorer") and 0 < m["recall_at_threshold"] <= 1
+    assert m["pairs_at_threshold"] == len(r.pairs) and m["scheme_note"] == r.scheme_note
