@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from lshdesk.core.corpus.datasets import DatasetRows, row_ref
+from lshdesk.core.corpus.datasets import DatasetRows
 from lshdesk.core.pathnames import stored_name
 from lshdesk.core.persistence import session_check as check
 from lshdesk.core.persistence.session_read import SessionError
@@ -71,13 +71,17 @@ def _array(a: dict[str, np.ndarray], name: str, n: int) -> np.ndarray:
 
 
 def _check_names(rows: DatasetRows, paths: list[str]) -> None:
-    """Every document's name is the row reference of its row: the map and the documents agree."""
+    """Every document's name is the row reference of its row (``datasets.row_ref``): the map and the documents
+    agree. Compared a chunk at a time as whole lists (a million names in well under a second)."""
     fidx = rows.file_of(rows.row)
     at = rows.row - rows.starts[fidx]
+    before, after = [f"{f}#row=" for f in rows.files], f"&text={rows.text_column}"  # datasets.row_ref's form
     for s in range(0, len(paths), CHUNK):
-        for j, (f, r) in enumerate(zip(fidx[s : s + CHUNK].tolist(), at[s : s + CHUNK].tolist(), strict=True), s):
-            if paths[j] != row_ref(rows.files[f], r, rows.text_column):
-                raise SessionError(
-                    f"its dataset's row map disagrees with document {j + 1} ({paths[j]!r} is not row {r} of "
-                    f"{rows.files[f]!r})"
-                )
+        files, places = fidx[s : s + CHUNK].tolist(), at[s : s + CHUNK].tolist()
+        want = [f"{before[f]}{r}{after}" for f, r in zip(files, places, strict=True)]
+        if want != paths[s : s + CHUNK]:
+            j = next(i for i, (w, p) in enumerate(zip(want, paths[s : s + CHUNK], strict=True)) if w != p)
+            raise SessionError(
+                f"its dataset's row map disagrees with document {s + j + 1} ({paths[s + j]!r} is not row "
+                f"{places[j]} of {rows.files[files[j]]!r})"
+            )

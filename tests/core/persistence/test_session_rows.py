@@ -8,6 +8,7 @@ import pytest
 from dataset_samples import planted_texts, write_formats
 from session_craft import changed
 
+from lshdesk.core.corpus import datasets
 from lshdesk.core.corpus.sources import read_text
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence import rows as row_outputs
@@ -45,6 +46,7 @@ def test_save_open_and_read_a_rows_text_back(data, fmt, tmp_path):
     )
     assert np.array_equal(d.starts, want.starts) and np.array_equal(d.row, want.row)
     assert back.docs.rel == result.docs.rel  # each row's name: its id
+    assert len(d.files) == 1 and back.docs.paths == [datasets.row_ref(d.files[0], int(r), "content") for r in d.row]
     for j in (0, len(back.docs) // 2, len(back.docs) - 1):
         row = int(d.row[j])
         assert back.docs.rel[j] == f"doc-{row}" and read_text(back.docs.paths[j], 1 << 20) == texts[row]
