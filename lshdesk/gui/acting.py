@@ -14,7 +14,7 @@ from lshdesk.core.actions import links
 from lshdesk.core.actions import plan as plans
 from lshdesk.core.actions.log import ActionLog, last_run
 from lshdesk.core.actions.prune import TakenAway
-from lshdesk.core.actions.run import ActionRun, UndoRun
+from lshdesk.core.actions.run import ROWS_ARE_NOT_FILES, ActionRun, UndoRun
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui import export_dir, file_actions, mark_menu
@@ -103,8 +103,13 @@ class Acting(QObject):
     def _enable(self) -> None:
         for act in self.actions.needing_result():
             act.setEnabled(self.state.result is not None)
+        r = self.state.result
+        rows = r is not None and r.dataset is not None  # rows of a dataset file: nothing to move, copy or link
         for act in self.actions.needing_marks():
-            act.setEnabled(bool(self.state.marks.any()) and not self.slot.busy)
+            changes_files = act in self.actions.changing_files()
+            act.setEnabled(bool(self.state.marks.any()) and not self.slot.busy and not (rows and changes_files))
+            if changes_files:
+                act.setStatusTip(f"Not for rows: {ROWS_ARE_NOT_FILES}" if rows else act.toolTip())
         self.actions.undo.setEnabled(not self.slot.busy)
 
     def _plan(self) -> plans.Plan | None:

@@ -1,5 +1,5 @@
 """Where exports, reports and sessions are offered: the last folder used, else the documents folder, never inside
-a scanned folder (the next scan would read the report as a document)."""
+a scanned folder (the next scan would read the report as a document), nor beside a scanned dataset file."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ def inside(path: str, folders: Sequence[str]) -> bool:
 
 def suggested_path(settings: QSettings, scanned: Sequence[str], file_name: str) -> str:
     """``file_name`` in the last folder saved to, else the documents folder, else home: the first that exists and
-    is not inside a scanned folder (the temporary folder if all are)."""
+    is not inside a scanned folder or a scanned file's folder (the temporary folder if all are)."""
     last = str(settings.value(KEY, "") or "")
+    scanned = [os.path.dirname(f) if os.path.isfile(f) else f for f in scanned]  # a dataset file: not beside it
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     for folder in (last, documents, os.path.expanduser("~")):
         if folder and os.path.isdir(folder) and not inside(folder, scanned):

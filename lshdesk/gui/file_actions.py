@@ -1,6 +1,6 @@
-"""File > Export, Export HTML report, Save and Open session: the dialogs, and the writing done in one place.
+"""File > Export, Export HTML report, Export scheme, Save and Open session: the dialogs, and the writing in one place.
 
-The HTML report and the session (hundreds of ms for a large result) are written by a worker
+The HTML report, the scheme and the session (hundreds of ms for a large result) are written by a worker
 (``persistence.jobs`` in a ``WorkerSlot``) with their progress shown, so the window never waits on them.
 """
 
@@ -14,10 +14,12 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from lshdesk.core.errors import LshdeskError
+from lshdesk.core.explore.figures import Figures
 from lshdesk.core.persistence import export
 from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.persistence.jobs import write_report, write_session
 from lshdesk.core.persistence.report import to_html
+from lshdesk.core.persistence.scheme_export import scheme_job
 from lshdesk.core.persistence.session import SessionError, load_explore, load_marks, load_session
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.core.scan.progress import Progress
@@ -33,6 +35,7 @@ EXPORTS: dict[str, tuple[str, Callable[[ScanResult], str]]] = {
     "Pairs for a spreadsheet, formulas neutralised (*.csv)": ("csv", lambda r: export.to_csv(r, spreadsheet=True)),
 }
 SESSION_FILTER = "lshdesk session (*.lshdesk)"
+SCHEME_FILTER = "Scheme for datatrove, NeMo Curator and text-dedup (*.json)"
 
 
 def _warn(parent: QWidget, title: str, text: str) -> None:
@@ -140,6 +143,30 @@ class FileActions:
         result = self.state.result
         if result is not None:
             self._in_worker(lambda cancel: write_report(result, path, cancel), "Report written to", "Export failed")
+
+    def choose_export_scheme(self, figures: Figures | None = None) -> None:
+        """File > Export scheme…: the scheme the S-curve explorer shows if the user moved it, else the scan's, as
+        datatrove's, NeMo Curator's and text-dedup's parameters (``scheme_export``, as ``--export-scheme``), with what
+        lshdesk measured for it (``figures``: the explorer's, used when they are that scheme's)."""
+        r, ex = self.state.result, self.state.explore
+        if r is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Export scheme", os.path.join(self._folder(), "scheme.json"), SCHEME_FILTER
+        )
+        if not path:
+            return
+        path = path if path.lower().endswith(".json") else path + ".json"
+        if any(os.path.realpath(path) == os.path.realpath(f) for f in self.state.folders):
+            _warn(self.window, "Export failed", f"{path} is scanned: choose another file. Nothing was changed.")
+            return
+        chosen = ex.moved_from(r)
+        banding, t = chosen or (r.banding, r.params.threshold)
+        ref = ex.reference if ex.scanned is r else None
+        whose = "the S-curve's" if chosen else "the scan's"
+        tools = "datatrove, NeMo Curator and text-dedup"
+        words = f"Scheme {banding.bands} x {banding.rows} at {t:g} ({whose}) for {tools} written to"
+        self._in_worker(lambda cancel: scheme_job(r, path, chosen, figures, ref, cancel), words, "Export failed")
 
     def choose_save_session(self) -> None:
         r, s = self.state.result, self.state

@@ -125,13 +125,15 @@ class MainWindow(QMainWindow):
         a = self.menu_actions
         a.open.triggered.connect(self.folders.choose)
         a.not_duplicates.triggered.connect(self.not_duplicates.show_dialog)
-        self.scans.before_shown = self.not_duplicates.filter  # a scan's result without the pairs ruled out
+        self.scans.prepare = self.not_duplicates.prepare  # in the scan's worker: the pairs ruled out left out
+        self.scans.before_shown = self.not_duplicates.take
         self.results.notDuplicates.connect(self.not_duplicates.mark)
         self.corpus_panel.addRequested.connect(self.folders.choose)
         self.corpus_panel.readFolders.connect(self.folders.read_too)
         self.progress.shown.connect(self.corpus_panel.progress_shown)
         a.export.triggered.connect(self.files.choose_export)
         a.report.triggered.connect(self.files.choose_report)
+        a.export_scheme.triggered.connect(lambda: self.files.choose_export_scheme(self.scurve_view.figures))
         a.save_session.triggered.connect(self.files.choose_save_session)
         a.open_session.triggered.connect(self.files.choose_open_session)
         a.quit.triggered.connect(self.close)
@@ -190,7 +192,7 @@ class MainWindow(QMainWindow):
         for view, _ in self.views.values():
             view.set_result(result, self.names)
         a = self.menu_actions
-        for action in (a.export, a.report, a.save_session):
+        for action in (a.export, a.report, a.export_scheme, a.save_session):
             action.setEnabled(result is not None)
         self._show_counts(len(self.results.groups_model.groups))
 

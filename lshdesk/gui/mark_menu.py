@@ -31,7 +31,11 @@ class MarkActions:
         return [*self.rules.values(), self.none, self.invert]
 
     def needing_marks(self) -> list[QAction]:
-        return [self.trash, self.move, self.copy, self.hardlink, self.symlink, self.copy_paths, self.export]
+        return [*self.changing_files(), self.copy_paths, self.export]
+
+    def changing_files(self) -> list[QAction]:
+        """The actions that move, copy or replace files (never offered for a dataset's rows)."""
+        return [self.trash, self.move, self.copy, self.hardlink, self.symlink]
 
 
 def _action(window: QMainWindow, text: str, shortcut: str | QKeySequence.StandardKey | None, tip: str) -> QAction:

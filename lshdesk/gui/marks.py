@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QKeyEvent
@@ -13,6 +11,7 @@ from lshdesk.core.actions import marks as core_marks
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.ignore import FileKey, file_key
 from lshdesk.gui.models.mark_proxy import MarkProxy
+from lshdesk.gui.models.names import short_name
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
 from lshdesk.gui.widgets.results_view import ResultsView
@@ -128,7 +127,7 @@ class MarkControls(QObject):
         self.state.set_kept(kept, marks)
         n = int(marks[members].sum())
         self.progress.finish(
-            f"Keeping {os.path.basename(r.docs.paths[doc])}: the {n:,} other document{'s' * (n != 1)} of its group "
+            f"Keeping {short_name(r.docs.paths[doc])}: the {n:,} other document{'s' * (n != 1)} of its group "
             "marked (a rule leaves this group as it is)."
         )
 

@@ -22,6 +22,7 @@ class Actions:
     save_session: QAction
     export: QAction
     report: QAction
+    export_scheme: QAction
     quit: QAction
     filter: QAction
     not_duplicates: QAction
@@ -86,6 +87,12 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
         report=_action(
             window, "Export HTML &report…", "Ctrl+Shift+E", "Save a self-contained HTML report of the results"
         ),
+        export_scheme=_action(
+            window,
+            "Export s&cheme…",
+            None,
+            "Save the scheme (the S-curve's, if you moved it) as datatrove, NeMo Curator and text-dedup parameters",
+        ),
         quit=_action(window, "&Quit", K.Quit),
         filter=_action(window, "&Filter results", K.Find, "Filter pairs and documents by name (Ctrl+F)"),
         not_duplicates=_action(window, "&Not duplicates…", None, "The pairs you marked not duplicates: forget, export"),
@@ -102,7 +109,7 @@ def build(window: QMainWindow, tab_titles: list[str], presentation: QAction | No
     if a.help.shortcut().isEmpty():
         a.help.setShortcut(QKeySequence("F1"))
     a.cancel.setEnabled(False)
-    for act in (a.export, a.report, a.save_session):
+    for act in (a.export, a.report, a.export_scheme, a.save_session):
         act.setEnabled(False)
     a.toggle_panel.setCheckable(True)
     a.toggle_panel.setChecked(True)
@@ -122,7 +129,7 @@ def _fill_menus(window: QMainWindow, a: Actions, presentation: QAction | None) -
     file_menu.addSeparator()
     file_menu.addActions([a.open_session, a.save_session])
     file_menu.addSeparator()
-    file_menu.addActions([a.export, a.report])
+    file_menu.addActions([a.export, a.report, a.export_scheme])
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = mb.addMenu("&Edit")

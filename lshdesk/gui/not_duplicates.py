@@ -4,6 +4,7 @@ folders (one list per folder set, ``core.ignore``), until either file changes.""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
@@ -14,6 +15,16 @@ from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.dialogs.not_duplicates import NotDuplicatesDialog
 from lshdesk.gui.state import AppState
 from lshdesk.gui.widgets.progress_area import ProgressArea
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """A scan's result and what its folders' list makes of it (``NotDuplicates.prepare``)."""
+
+    full: ScanResult  # as scanned
+    shown: ScanResult  # without the pairs on the list
+    ignored: IgnoreList  # the list read
+    problem: str  # what went wrong reading it, to say ('' if nothing)
 
 
 class NotDuplicates(QObject):
@@ -27,27 +38,45 @@ class NotDuplicates(QObject):
         self.shown: ScanResult | None = None  # what the list made of it (the state's result, unless replaced since)
         self.dialog: NotDuplicatesDialog | None = None
 
-    def _list_for(self, roots: tuple[str, ...]) -> IgnoreList:
-        """The folder set's list; a damaged one is set aside (renamed, never deleted) and a new one started."""
+    def _read_list(self, roots: tuple[str, ...]) -> tuple[IgnoreList, str]:
+        """The folder set's list, and what went wrong reading it ('' if nothing): a damaged one is set aside
+        (renamed, never deleted) and a new one started. Touches no widget: the scan's worker calls it."""
         path = default_path(roots, self.data_dir)
         try:
-            return load(path, missing_ok=True)
+            return load(path, missing_ok=True), ""
         except IgnoreListError as e:
             problem = f"The list of pairs marked not duplicates could not be read ({e})"
         aside = f"{path}.damaged"
         try:
             os.replace(path, aside)
         except OSError as err:
-            self.progress.finish(f"{problem} nor set aside ({err.strerror}): new marks are not kept.")
-            return IgnoreList()
-        self.progress.finish(f"{problem}; it was set aside as {aside}.")
-        return IgnoreList(path=path)
+            return IgnoreList(), f"{problem} nor set aside ({err.strerror}): new marks are not kept."
+        return IgnoreList(path=path), f"{problem}; it was set aside as {aside}."
+
+    def _list_for(self, roots: tuple[str, ...]) -> IgnoreList:
+        """The folder set's list (``_read_list``), what went wrong said in the progress area."""
+        ignored, problem = self._read_list(roots)
+        if problem:
+            self.progress.finish(problem)
+        return ignored
+
+    def prepare(self, result: ScanResult) -> Filtered:
+        """A scan's result without the pairs on its folders' list, worked out in the scan's worker (reading the list
+        and leaving its pairs out take a while on a large result); ``take`` shows it on the GUI thread."""
+        ignored, problem = self._read_list(result.roots)
+        shown, _ = ignored.apply(result)
+        return Filtered(result, shown, ignored, problem)
+
+    def take(self, f: Filtered) -> ScanResult:
+        """Adopt what ``prepare`` worked out (GUI thread): the list, the full and the shown result; say any problem."""
+        self.ignored, self.full, self.shown = f.ignored, f.full, f.shown
+        if f.problem:
+            self.progress.finish(f.problem)
+        return f.shown
 
     def filter(self, result: ScanResult) -> ScanResult:
-        """A scan's result without the pairs on its folders' list (the scan controller calls it before showing)."""
-        self.ignored, self.full = self._list_for(result.roots), result
-        self.shown, _ = self.ignored.apply(result)
-        return self.shown
+        """``prepare`` and ``take`` at once, on the calling thread."""
+        return self.take(self.prepare(result))
 
     def mark(self, pairs: list[tuple[int, int]]) -> None:
         """The user says these pairs of the shown result are not duplicates: they leave the results and are kept."""

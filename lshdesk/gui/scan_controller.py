@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction
@@ -46,7 +47,10 @@ class ScanController(QObject):
         self.warning: ScanWarning | None = None  # the open slow-scan warning, if any
         self._on_sample = False
         self._names: tuple[ScanResult, list[str]] | None = None  # the last scan's result and its names, until shown
-        self.before_shown: Callable[[ScanResult], ScanResult] = lambda result: result  # e.g. pairs left out
+        # what a scan's result becomes before it is shown (e.g. pairs left out): ``prepare`` in the scan's worker,
+        # ``before_shown`` of what it made on the GUI thread
+        self.prepare: Callable[[ScanResult], Any] = lambda result: result
+        self.before_shown: Callable[[Any], ScanResult] = lambda prepared: prepared
         state.foldersChanged.connect(self._folders_changed)
 
     def start(self) -> None:
@@ -72,11 +76,13 @@ class ScanController(QObject):
         cache = settings_store.cache_enabled(self.settings)
         self.progress.start("Starting scan…")
         self.cancel_action.setEnabled(True)
+        prepare = self.prepare
         self.slot.start(
             lambda cancel: _named(
                 pause_at_warnings(
                     make_scan(engine, folders, params, cancel, reference, address=address, cache=cache), gate, cancel
-                )
+                ),
+                prepare,
             ),
             self._done,
             on_progress=lambda p: self._progress(p, gate),
@@ -133,15 +139,15 @@ class ScanController(QObject):
         same = named is not None and named[0].docs is result.docs  # a result made from the scan's (pairs left out)
         return named[1] if same and named is not None else export.short_paths(result)
 
-    def _done(self, answer: tuple[ScanResult, list[str]]) -> None:
-        result = answer[0]
-        self._names = answer
+    def _done(self, answer: tuple[ScanResult, list[str], Any]) -> None:
+        result, names, prepared = answer
+        self._names = result, names
         note = f" ({result.cached:,} from the signature cache)" if result.cached else ""
         warn = "".join(f" Warning: {w}." for w in result.warnings)
         tools = tool_folders(result.skipped)
         unread = f" {tools.words()} (see the Corpus panel)." if tools else ""
         self._end(f"Scanned {len(result.docs):,} documents in {duration(result.seconds)}{note}.{unread}{warn}")
-        self.state.set_result(self.before_shown(result))
+        self.state.set_result(self.before_shown(prepared))
 
     def _failed(self, message: str, details: str) -> None:
         self._end(f"Scan failed: {message}")
@@ -152,8 +158,10 @@ class ScanController(QObject):
         self.progress.finish(message)
 
 
-def _named(scan: Generator[Progress, None, ScanResult]) -> Generator[Progress, None, tuple[ScanResult, list[str]]]:
-    """The scan, then its documents' names on screen, worked out here in the worker (12 ms of the GUI thread's
-    display of a 100k-file result otherwise)."""
+def _named(
+    scan: Generator[Progress, None, ScanResult], prepare: Callable[[ScanResult], Any]
+) -> Generator[Progress, None, tuple[ScanResult, list[str], Any]]:
+    """The scan, then its documents' names on screen and what ``prepare`` makes of it (the pairs ruled out left
+    out), worked out here in the worker (12 ms of the GUI thread's display of a 100k-file result otherwise)."""
     result = yield from scan
-    return result, export.short_paths(result)
+    return result, export.short_paths(result), prepare(result)

@@ -4,6 +4,7 @@ rescan, comes back when a file changes or when it is forgotten; the list is expo
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 from gui_helpers import make_corpus, scan_and_wait, set_test_params, table
@@ -102,3 +103,27 @@ def test_a_damaged_list_is_set_aside_and_said(qtbot, window, tmp_path):
     scan_and_wait(qtbot, window)
     assert "could not be read" in window.progress.stage.text() and os.path.exists(path + ".damaged")
     assert len(window.state.result.pairs) > 0  # the scan's pairs, all of them
+
+
+def test_the_list_is_applied_in_the_scans_worker_with_the_same_results(qtbot, scanned, monkeypatch):
+    window, _ = scanned
+    model = window.results.pairs_model
+    row = next(r for r, cells in enumerate(table(model)) if set(cells[:2]) == set(LETTERS))
+    menu, action = _menu_action(window, window.results.pairs, row, "Not duplicates")
+    with qtbot.waitSignal(window.state.resultChanged):
+        action.trigger()
+    menu.deleteLater()
+    shown = _pair_names(window)
+    threads = []
+    real = ignore.IgnoreList.apply
+
+    def recorded(self, result):
+        threads.append(threading.current_thread())
+        return real(self, result)
+
+    monkeypatch.setattr(ignore.IgnoreList, "apply", recorded)
+    scan_and_wait(qtbot, window)  # a rescan: the list read and applied in the worker, not in _done
+    assert threads and threading.main_thread() not in threads
+    assert _pair_names(window) == shown and LETTERS not in shown
+    nd = window.not_duplicates
+    assert nd.shown is window.state.result and len(nd.full.pairs) == len(nd.shown.pairs) + 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from gui_helpers import scan_and_wait, set_test_params, table
 
 from lshdesk.core.overlap import overlap
@@ -14,6 +16,7 @@ def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, c
     scan_and_wait(qtbot, window)
     view, r = window.results.overlap, window.state.result
     assert window.results.tabs.isTabVisible(3)
+    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)  # compared in a worker
     want = overlap(r)
     assert want.a.matched >= 2 and (view.found.a, view.found.b) == (
         want.a,
@@ -25,6 +28,8 @@ def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, c
     assert all(any(n.startswith("alpha/") for n in p) and any(n.startswith("beta/") for n in p) for p in rows)
     assert "near-duplicate" in view.bars.accessibleDescription()
     view.side.setCurrentIndex(1)  # beta against the rest
+    assert view.found is None and view.summary.text() == "Comparing the two sides…"
+    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)
     assert view.found.a.name.endswith("beta") and view.found.a.matched == want.b.matched
     with qtbot.waitSignal(window.side_by_side.shown, timeout=10000):
         view.pairs.activated.emit(view.pairs_model.index(0, 0))
@@ -37,3 +42,24 @@ def test_one_folder_has_no_overlap_tab(qtbot, window, corpus_dir):
     set_test_params(window)
     scan_and_wait(qtbot, window)
     assert not window.results.tabs.isTabVisible(3) and window.results.overlap.found is None
+
+
+def test_the_sides_are_compared_off_the_gui_thread(qtbot, window, corpus_dir, monkeypatch):
+    from lshdesk.gui.widgets import overlap_view
+
+    threads = []
+
+    def recorded(result, sides=None):
+        threads.append(threading.current_thread())
+        return overlap(result, sides)
+
+    monkeypatch.setattr(overlap_view, "overlap", recorded)
+    root, _ = corpus_dir
+    window.folders.open([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    set_test_params(window)
+    scan_and_wait(qtbot, window)
+    view = window.results.overlap
+    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)
+    assert threads and threading.main_thread() not in threads
+    want = overlap(window.state.result)
+    assert (view.found.a, view.found.b) == (want.a, want.b) and list(view.found.pairs) == list(want.pairs)

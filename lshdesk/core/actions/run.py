@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from lshdesk.core.actions import links, trash, undo
 from lshdesk.core.actions.log import ActionLog, Entry, finished, new_run_id, now
 from lshdesk.core.actions.plan import KINDS, Plan, Planned, Unsafe, changed, destination, inside, read_only
+from lshdesk.core.corpus.datasets import parse_row_ref
 from lshdesk.core.errors import ParamError, check_cancel
 from lshdesk.core.scan.progress import Progress
 
@@ -47,6 +48,10 @@ def trash_location() -> str:
     return os.path.join(data, "Trash", "files") + " (your file manager's Trash)"
 
 
+ROWS_ARE_NOT_FILES = (
+    "the marked documents are rows of a dataset file, not files: lshdesk moves, copies or links whole files only "
+    "(write the rows kept with lshdesk scan --write-deduplicated OUT)"
+)
 NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
 
 
@@ -151,6 +156,8 @@ class ActionRun:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ParamError(f"unknown action {self.kind!r}: choose one of {', '.join(KINDS)}")
+        if any(parse_row_ref(f.path) is not None for f in self.plan.files):  # never the dataset file for a row
+            raise ParamError(ROWS_ARE_NOT_FILES)
         if self.kind in ("move", "copy"):
             if not self.folder:
                 raise ParamError("choose a folder to move or copy the files to")

@@ -114,6 +114,13 @@ class ExploreState:
             return r.banding, r.scheme_note or f"bands x rows {r.banding.bands} x {r.banding.rows}"
         return scan_banding(params), ""
 
+    def moved_from(self, result: ScanResult | None) -> tuple[Banding, float] | None:
+        """The scheme and threshold shown, if they are no longer ``result``'s own (the user moved them); else None."""
+        if result is None or self.scanned is not result:
+            return None
+        own = (result.banding, max(STORE_FLOOR, result.params.threshold))  # where ``show_result`` started
+        return None if (self.banding, self.threshold) == own else (self.banding, self.threshold)
+
     # --- sessions -----------------------------------------------------------------------------------------------------
     def restore(self, saved: Any) -> frozenset[str]:
         """Take what a session saved (untrusted: ``from_json`` checks it all first) for the Jaccard scan shown."""

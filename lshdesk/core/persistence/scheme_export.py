@@ -6,17 +6,28 @@ datatrove's ``MinhashConfig``, NeMo Curator's ``FuzzyDeduplicationWorkflow`` and
 shingling or hashing differs from lshdesk's (so its S-curve over these documents will differ), and what lshdesk
 measured for the scheme on this data. The S-curve itself, 1 - (1 - s^r)^b, depends on bands and rows alone: a
 tool's other hash function changes which pairs collide, not how many are expected to.
+
+The scheme is the scan's, or one the S-curve explorer shows (``explored``: its ``Figures``, the scan's signatures
+re-banded with that scheme and measured at its threshold, recall against the exact similarities).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import threading
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
 
+from lshdesk.core.errors import check_cancel
+from lshdesk.core.explore.exact import ExactReference
+from lshdesk.core.explore.figures import Figures, reband
+from lshdesk.core.params import Banding
 from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import probability, threshold
 
 FORMAT_VERSION = 1
@@ -42,6 +53,34 @@ def measured(result: ScanResult) -> dict[str, Any]:
         # counted: an estimate, not a measurement of the misses)
         "expected_recall_over_found_pairs": float(np.mean(probability(j, b, r))) if len(j) else None,
         "scheme_note": result.scheme_note,
+        "measured_by": "the scan",
+    }
+
+
+def _or_none(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
+
+
+def measured_explored(result: ScanResult, f: Figures) -> dict[str, Any]:
+    """What the S-curve explorer measured for its scheme (``f``) on the scan's signatures, at its threshold."""
+    b, r, t = f.banding.bands, f.banding.rows, f.threshold
+    same = f.banding == result.banding and t == result.params.threshold
+    found = f.jaccard[f.jaccard >= t - 1e-12]
+    return {
+        "documents": f.n_docs,
+        "candidate_pairs": f.n_candidates,
+        "candidate_rate": f.n_candidates / f.n_pairs if f.n_pairs else 0.0,
+        "pairs_at_threshold": f.n_verified,
+        "candidates_that_are_pairs": _or_none(f.precision),
+        "s_curve_at_threshold": float(probability(t, b, r)),
+        "s_curve_midpoint": threshold(b, r),
+        # verified / every pair at or above the threshold the exact similarities know of (None until computed)
+        "recall_at_threshold": _or_none(f.recall),
+        "recall_estimated_from_a_sample": f.sampled,
+        "expected_recall_over_found_pairs": float(np.mean(probability(found, b, r))) if len(found) else None,
+        "scheme_note": result.scheme_note if same else "chosen in the S-curve explorer",
+        "measured_by": "the S-curve explorer: the scan's signatures banded with this scheme, every candidate's "
+        "exact Jaccard, recall against the exact similarities of the documents' pairs",
     }
 
 
@@ -117,11 +156,15 @@ def _text_dedup(kind: str, n: int, k: int, b: int, r: int, seed: int, t: float, 
     return {"options": opts, "command": command, "notes": notes}
 
 
-def scheme_for_tools(result: ScanResult) -> dict[str, Any]:
-    """The scan's scheme as each tool's parameters, with the notes and what lshdesk measured."""
-    sp, t = result.params.signature, result.params.threshold
+def scheme_for_tools(result: ScanResult, explored: Figures | None = None) -> dict[str, Any]:
+    """The scan's scheme (or the explorer's, ``explored``) as each tool's parameters, with the notes and what
+    lshdesk measured."""
+    sp = result.params.signature
     kind, n = sp.shingle.kind, sp.shingle.n
-    b, r = result.banding.bands, result.banding.rows
+    banding, t = (
+        (explored.banding, explored.threshold) if explored is not None else (result.banding, result.params.threshold)
+    )
+    b, r = banding.bands, banding.rows
     column = result.dataset.text_column if result.dataset is not None else "text"
     return {
         "format_version": FORMAT_VERSION,
@@ -134,13 +177,40 @@ def scheme_for_tools(result: ScanResult) -> dict[str, Any]:
             "family": sp.family,
             "threshold": t,
         },
-        "measured": measured(result),
+        "measured": measured(result) if explored is None else measured_explored(result, explored),
         "datatrove": _datatrove(kind, n, b, r, sp.seed, sp.family),
         "nemo_curator": _nemo(kind, n, b, r, sp.seed, t, column, sp.family),
         "text_dedup": _text_dedup(kind, n, sp.k, b, r, sp.seed, t, column, sp.family),
     }
 
 
-def write_scheme(result: ScanResult, path: str) -> None:
+def write_scheme(result: ScanResult, path: str, explored: Figures | None = None) -> None:
     """Write ``scheme_for_tools`` to ``path`` as JSON, atomically."""
-    write_atomic(path, json.dumps(scheme_for_tools(result), indent=2, ensure_ascii=False) + "\n")
+    write_atomic(path, json.dumps(scheme_for_tools(result, explored), indent=2, ensure_ascii=False) + "\n")
+
+
+def scheme_job(
+    result: ScanResult,
+    path: str,
+    chosen: tuple[Banding, float] | None = None,
+    figures: Figures | None = None,
+    ref: ExactReference | None = None,
+    cancel: threading.Event | None = None,
+) -> Generator[Progress, None, str]:
+    """``write_scheme`` for a worker: the scan's scheme, or ``chosen`` (bands x rows, threshold) as the explorer
+    shows it, measured by ``figures`` when they are its (and had ``ref`` when there is one), else re-banded here
+    against ``ref`` (the scan's own scheme without ``ref``: what the scan measured); returns the path."""
+    banding, t = chosen or (result.banding, result.params.threshold)
+    if figures is not None and (
+        (figures.banding, figures.threshold) != (banding, t) or (ref is not None and figures.bins is None)
+    ):
+        figures = None  # another scheme's figures, or measured before the exact similarities were known
+    if figures is None and (chosen is not None or (ref is not None and (ref.sampled or t >= ref.floor))):
+        yield Progress("measuring the scheme", 0, 2)
+        is_ref = np.isin(result.docs.root, np.asarray(result.reference)) if result.reference else None
+        figures = reband(result.signatures, result.shingles, banding, t, ref, is_ref)
+    check_cancel(cancel)
+    yield Progress("writing the scheme", 1, 2)
+    write_scheme(result, path, figures)
+    yield Progress("scheme written", 2, 2)
+    return path

@@ -18,6 +18,7 @@ from lshdesk.core.minhash import make_family
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, ShingleSpec, SignatureParams
 from lshdesk.core.pathnames import display, stored_name
 from lshdesk.core.persistence import session_check as check
+from lshdesk.core.persistence import session_rows
 from lshdesk.core.persistence.atomic import write_atomic_with
 from lshdesk.core.persistence.session_read import SessionError, read_arrays, read_header
 from lshdesk.core.query.containment import ContainmentPairs
@@ -25,6 +26,8 @@ from lshdesk.core.scan.pipeline import Documents, ScanResult
 from lshdesk.core.shingling import ShingleBatch
 
 FORMAT_VERSION = 2  # 2: names that are not UTF-8 stored as {"bytes": base64}; version 1 files are still read
+# A dataset scan's row map (``session_rows``) is an added entry, not a new version: an older lshdesk opens the
+# session without it, and a session without it (saved before) opens here with no row map.
 MAGIC = "lshdesk-session"
 __all__ = [
     "FORMAT_VERSION",
@@ -93,7 +96,7 @@ def save_session(
     explore: dict[str, Any] | None = None,
 ) -> None:
     """Write a session file: the scan's parameters, documents, signatures, shingle sets, results, selection, marks,
-    and what the S-curve explorer showed (``explore.state.ExploreState.to_json``)."""
+    what the S-curve explorer showed (``explore.state.ExploreState.to_json``) and a dataset scan's row map."""
     header = {
         "magic": MAGIC,
         "format_version": FORMAT_VERSION,
@@ -109,6 +112,7 @@ def save_session(
         "selection": list(selection),
         "marks": np.flatnonzero(marks).tolist() if marks is not None else [],
         **({"explore": explore} if explore else {}),
+        **({"dataset": session_rows.to_header(result.dataset)} if result.dataset is not None else {}),
     }
     groups = result.groups
     arrays = {
@@ -125,6 +129,7 @@ def save_session(
         "groups.min": result.group_min,
         **_pairs_arrays("candidates", result.candidates),
         **_pairs_arrays("pairs", result.pairs),
+        **(session_rows.to_arrays(result.dataset) if result.dataset is not None else {}),
     }
     buf = io.BytesIO()
     # Stored, not compressed: shingle ids and signatures are hashes, which zlib packs by ~10 % at 6-30 MB/s (81 MB
@@ -237,6 +242,7 @@ def _build(header: dict[str, Any], a: dict[str, np.ndarray]) -> tuple[ScanResult
             raise SessionError("its header lists a skipped file without a reason")
         fix = s.get("fix", "")  # how to read it anyway: one of FIXES, else nothing
         skipped.append(Skipped(check.name(s.get("path"), "a skipped file"), s["reason"], fix if fix in FIXES else ""))
+    dataset = session_rows.from_session(header, a, paths, len(roots))  # a dataset scan's rows, checked
     sizes = a["groups.sizes"]
     groups = np.split(a["groups.members"], np.cumsum(sizes)[:-1]) if len(sizes) else []
     result = ScanResult(
@@ -260,6 +266,7 @@ def _build(header: dict[str, Any], a: dict[str, np.ndarray]) -> tuple[ScanResult
         group_min=a["groups.min"],
         reference=check.indices(header, "reference", len(roots), []),
         seconds=check.number(header, "seconds"),
+        dataset=dataset,
     )
     selection = check.indices(header, "selection", len(paths), [])
     return result, selection, check.names(header, "folders", [stored_name(r) for r in roots])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
+
+from lshdesk.core.corpus.datasets import parse_row_ref
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1  # a name cell's (file name, folder), for the delegate that paints it
 TITLE_ITEMS = 12  # names or folders listed in a group's title at most (the view elides what does not fit)
@@ -14,6 +17,12 @@ def split_name(name: str) -> tuple[str, str]:
     """('NEWS.Debian.txt', 'debian-doc/vim') for 'debian-doc/vim/NEWS.Debian.txt'; ('a.txt', '') for 'a.txt'."""
     folder, _, file = name.rpartition("/")
     return file, folder
+
+
+def short_name(path: str) -> str:
+    """A document's short name in a menu or message: its file's name, or 'row N of FILE' for a dataset's row."""
+    row = parse_row_ref(path)
+    return os.path.basename(path) if row is None else f"row {row[1]:,} of {os.path.basename(row[0])}"
 
 
 def spoken(name: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from lshdesk.core.corpus.datasets import parse_row_ref
 from lshdesk.core.corpus.listing import Skipped
 from lshdesk.core.humanize import human_size
 from lshdesk.core.pathnames import display
@@ -11,7 +12,7 @@ from lshdesk.core.persistence import export
 from lshdesk.core.query.containment import ContainmentPairs
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
-from lshdesk.gui.models.names import spoken
+from lshdesk.gui.models.names import short_name, spoken
 
 _NAME_TIP = "The file name, then its folder; point at it for the whole path"
 
@@ -89,7 +90,7 @@ class DocumentsModel(ArrayTableModel):
         n, m = len(names), len(skipped)
         self._n_docs = n
         status = ["document"] * n + ["skipped"] * m
-        path = list(names) + [display(export.skipped_name(result, s.path)) for s in skipped]  # named as documents are
+        path = list(names) + [_skipped_name(result, s.path) for s in skipped]  # named as documents are
         note = [""] * n + [display(s.describe("gui")) for s in skipped]
         full = list(result.docs.paths) + [s.path for s in skipped]
         minus = np.full(m, -1, dtype=np.int64)
@@ -130,6 +131,11 @@ class DocumentsModel(ArrayTableModel):
         """The document index at a view row, or None for a skipped file."""
         i = self.data_row(row)
         return i if i < self._n_docs else None
+
+
+def _skipped_name(result: ScanResult, path: str) -> str:
+    """A skipped file's name as documents are named; a dataset's skipped row: 'row N of FILE'."""
+    return short_name(path) if parse_row_ref(path) is not None else display(export.skipped_name(result, path))
 
 
 def _folders_of(result: ScanResult, docs) -> list[str]:

@@ -3,6 +3,8 @@ of each side's text the other holds, as bars and figures, with the pairs behind 
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
@@ -11,9 +13,11 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from lshdesk.core.overlap import Overlap, Side, default_sides, overlap
 from lshdesk.core.pathnames import display
 from lshdesk.core.scan.pipeline import ScanResult
+from lshdesk.core.scan.progress import Progress
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 from lshdesk.gui.theme import TEAL_BG
 from lshdesk.gui.widgets.result_tables import table
+from lshdesk.gui.workers import WorkerSlot
 
 
 class OverlapBars(QWidget):
@@ -107,6 +111,7 @@ class OverlapView(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(self.bars)
         lay.addWidget(self.pairs, 1)
+        self.slot = WorkerSlot(self, "Could not compare the folders")  # the comparison, off the GUI thread
         self.side.currentIndexChanged.connect(lambda _i: self._show())
         self.pairs.activated.connect(self._activated)
 
@@ -122,14 +127,34 @@ class OverlapView(QWidget):
         self._show()
 
     def _show(self) -> None:
+        """Compare the sides chosen in the worker (the shingles of each side: about 1 s at 100k documents)."""
         r, a = self.result, self.side.currentData()
-        every = tuple(range(len(r.roots))) if r is not None else ()
-        self.found = overlap(r, (tuple(a), tuple(i for i in every if i not in a))) if r is not None and a else None
-        self.bars.show_overlap(self.found)
-        self.summary.setText(
-            "<br>".join(self.found.lines()) if self.found else "Scan two folders or more to compare them."
-        )
-        rows = self.found.pairs if self.found is not None else np.zeros(0, np.int64)
+        self._fill(None)
+        if r is None or not a:
+            self.slot.cancel()
+            self.summary.setText("Scan two folders or more to compare them.")
+            return
+        sides = (tuple(a), tuple(i for i in range(len(r.roots)) if i not in a))
+        self.summary.setText("Comparing the two sides…")
+        self.slot.start(lambda cancel: _compared(r, sides), self._compared)
+
+    def _compared(self, found: Overlap | None) -> None:
+        self._fill(found)
+        if found is None:
+            self.summary.setText("Scan two folders or more to compare them.")
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop the comparison running, if any; True if no thread is left."""
+        return self.slot.shutdown(timeout_ms)
+
+    def _fill(self, found: Overlap | None) -> None:
+        """The bars, the figures and the pairs of ``found`` (None: none yet)."""
+        r = self.result
+        self.found = found
+        self.bars.show_overlap(found)
+        if found is not None:
+            self.summary.setText("<br>".join(found.lines()))
+        rows = found.pairs if found is not None else np.zeros(0, np.int64)
         none = np.zeros(0, np.int64)
         p = r.pairs if r is not None else None
         self.pairs_model.set_columns(
@@ -145,3 +170,11 @@ class OverlapView(QWidget):
             return
         i = int(self.found.pairs[self.pairs_model.data_row(index.row())])
         self.pairPicked.emit((int(self.result.pairs.left[i]), int(self.result.pairs.right[i])))
+
+
+def _compared(
+    result: ScanResult, sides: tuple[tuple[int, ...], tuple[int, ...]]
+) -> Generator[Progress, None, Overlap | None]:
+    """``overlap`` as a worker's job."""
+    yield Progress("comparing the sides", 0, 1)
+    return overlap(result, sides)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from PySide6.QtCore import QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lshdesk.core.corpus.datasets import parse_row_ref
 from lshdesk.core.scan.explain import explain_empty
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.models.groups import GroupsModel
 from lshdesk.gui.models.results import DocumentsModel, PairsModel
 from lshdesk.gui.widgets.file_drop import accept_files, take_files
+from lshdesk.gui.widgets.file_menu import add_file_entries
 from lshdesk.gui.widgets.overlap_view import OverlapView
 from lshdesk.gui.widgets.result_tables import (
     DOC_WIDTHS,
@@ -174,8 +176,8 @@ class ResultsView(QWidget):
         self._count_tabs()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Nothing to stop: the tables page through the result in the GUI thread (a ``View`` of the window)."""
-        return True
+        """Stop the folders' comparison (the tables page through the result in the GUI thread); True if none runs."""
+        return self.overlap.shutdown(timeout_ms)
 
     def _show_groups(self) -> None:
         self.groups_model.set_result(self.result, self.names, strict=self.group_mode.currentIndex() == 1)
@@ -250,12 +252,7 @@ class ResultsView(QWidget):
             return None
         menu = QMenu(self)
         for path in files[:8]:
-            name = os.path.basename(path)
-            menu.addAction(f"Open {name}", lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(p)))
-            menu.addAction(
-                f"Show {name} in its folder",
-                lambda p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(p))),
-            )
+            add_file_entries(menu, path)
         if view is self.pairs:
             menu.addSeparator()
             menu.addAction("Read side by side", self.pairActivated.emit)
@@ -263,9 +260,9 @@ class ResultsView(QWidget):
         if docs:
             menu.addSeparator()
         for d in docs[:8]:
-            menu.addAction(
-                f"Find similar to {os.path.basename(self.result.docs.paths[d])}…", lambda d=d: self.findSimilar.emit(d)
-            )
+            path = self.result.docs.paths[d]
+            name = self.names[d] if parse_row_ref(path) is not None else os.path.basename(path)  # a row: its id
+            menu.addAction(f"Find similar to {name}…", lambda d=d: self.findSimilar.emit(d))
         if view is self.groups and len(docs) == 1:
             menu.addAction("Keep this one (K): mark the others of its group", lambda d=docs[0]: self.keepOne.emit(d))
         if ruled_out := self.pairs_among(docs):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QT
 
 from lshdesk.core.alignment import map_position
 from lshdesk.core.clustering import exact_jaccard
+from lshdesk.core.corpus.datasets import parse_row_ref
 from lshdesk.core.differences import Differences, differences
 from lshdesk.core.minhash import estimate
 from lshdesk.core.passages import Comparison, compare_files
@@ -237,10 +238,13 @@ class SideBySide(QWidget):
     def _enable_tool(self) -> None:
         template = diff_tool(self.settings)
         argv = difftool.command(template, self.a.path, self.b.path) if self.a.path and self.b.path else []
-        local = all(p and "://" not in p for p in (self.a.path, self.b.path))
+        rows = any(parse_row_ref(p) is not None for p in (self.a.path, self.b.path))  # a dataset's rows: no files
+        local = not rows and all(p and "://" not in p for p in (self.a.path, self.b.path))
         self.tool_button.setEnabled(bool(argv) and local)
         if not (self.a.path and self.b.path):
             tip = "Open the two files in an external diff tool"
+        elif rows:
+            tip = "A diff tool opens files, and these are rows of a dataset file"
         elif not local:
             tip = "A diff tool opens local files only"
         elif not argv:

@@ -3,13 +3,12 @@ map of them."""
 
 from __future__ import annotations
 
-import os
-
-from PySide6.QtCore import QPoint, QRect, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QPainter, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QPoint, QRect, Signal
+from PySide6.QtGui import QPainter, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from lshdesk.gui.theme import SHARED_BG, Tone, text_on, watch_palette
+from lshdesk.gui.widgets.file_menu import add_file_entries
 
 Mark = tuple[int, int, Tone]  # (start, end, colour) in Python indices; start == end marks a place (a thin line)
 
@@ -185,8 +184,5 @@ class TextPane(QWidget):
         menu = self.text.createStandardContextMenu()
         if self.path:
             menu.addSeparator()
-            menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(self.path)))
-            menu.addAction(
-                "Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(self.path)))
-            )
+            add_file_entries(menu, self.path, named=False)  # a dataset's row: said, its file shown
         return menu
