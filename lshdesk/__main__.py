@@ -34,10 +34,18 @@ def run() -> int:
     # refused to load at all under a 100-200 MB address space, with only its own message)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
+        import signal
+
+        from lshdesk.terminal import early_interrupts
+
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # `python -m lshdesk` (the script: done)
+            signal.signal(signal.SIGINT, early_interrupts)  # a Ctrl+C while the rest loads: one line, exit 130
         from lshdesk.cli import main
-    except KeyboardInterrupt:
-        sys.stderr.write("lshdesk: error: interrupted\n")
-        return 130
+    except KeyboardInterrupt:  # before the handler was in place
+        # at once: Python ends a process whose import a Ctrl+C stopped by SIGINT itself, caught or not (exit -2,
+        # not 130: seen under load), and the command has not begun
+        os.write(2, b"lshdesk: error: interrupted\n")
+        os._exit(130)
     return main()
 
 

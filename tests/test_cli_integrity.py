@@ -221,3 +221,24 @@ def test_ctrl_c_while_the_command_starts_is_one_line(tmp_path):
         [sys.executable, "-c", code], capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60
     )
     assert r.returncode == 130 and r.stderr == b"lshdesk: error: interrupted\n"
+
+
+@pytest.mark.parametrize("module", ["lshdesk.cli", "lshdesk.cli.entry", "numpy"])
+def test_ctrl_c_while_python_m_lshdesk_loads_is_one_line_and_exit_130(tmp_path, module):
+    # `python -m lshdesk` as the test above runs the script: the Ctrl+C lands while `module` is being imported (a
+    # finder of the site's sends it), wherever the load is; Python itself ended such a process by SIGINT (-2)
+    # though lshdesk caught the KeyboardInterrupt, and so failed this test under load
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, signal, sys\n"
+        "class Ctrl:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == {module!r}:\n"
+        "            sys.meta_path.remove(self)\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Ctrl())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(ROOT)))}
+    r = subprocess.run(
+        [sys.executable, "-m", "lshdesk", "scan", str(tmp_path)], capture_output=True, env=env, timeout=120
+    )
+    assert (r.returncode, r.stderr) == (130, b"lshdesk: error: interrupted\n")
