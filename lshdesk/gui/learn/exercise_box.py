@@ -56,6 +56,7 @@ class ExerciseBox(QGroupBox):
         """A switch that shows or folds away the exercises (for a page that must fit the window without them)."""
         self.fold = QCheckBox(f"Show the {len(self.exercises)} exercises")
         self.fold.setChecked(not folded)
+        self.fold.setToolTip("Show the exercises' questions and answer fields, or fold them away")
         self.fold.toggled.connect(self._unfold)
         self.layout().addWidget(self.fold, 3 * len(self.exercises), 0, 1, 2)
         self._unfold(not folded)

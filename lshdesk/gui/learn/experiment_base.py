@@ -25,6 +25,7 @@ from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingle_kinds import menu
 from lshdesk.core.teaching import lessons as t
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
 from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.learn.lesson_plot import Plot
@@ -33,6 +34,7 @@ from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import WorkerSlot
 
 SHINGLINGS = tuple(menu(lessons=True))
+FILES_TIP = "Run on the first documents of the folders you scanned (how many: the field beside)"
 
 
 class ExperimentPage(LessonPage):
@@ -52,6 +54,7 @@ class ExperimentPage(LessonPage):
         self.sample_radio = QRadioButton("the eight sample sentences")
         self.files_radio = QRadioButton("my files, the first")
         self.sample_radio.setChecked(True)
+        self.sample_radio.setToolTip("Run on the lessons' eight sample sentences (the entry's own data)")
         group = QButtonGroup(self)
         group.addButton(self.sample_radio)
         group.addButton(self.files_radio)
@@ -59,7 +62,7 @@ class ExperimentPage(LessonPage):
         self.n_docs.setRange(2, 200)
         self.n_docs.setValue(40)
         self.n_docs.setSuffix(" docs")
-        self.n_docs.setAccessibleName("Number of my files")
+        describe(self.n_docs, "How many of your scanned documents to run on (the first ones)", "Number of my files")
         self.shingling = QComboBox()
         self.shingling.addItems(SHINGLINGS)
         self.shingling.setToolTip("What each document's set is made of; the entry used word sets")
@@ -68,6 +71,7 @@ class ExperimentPage(LessonPage):
         self.seeds.setValue(self.default_seeds)
         self.seeds.setToolTip("How many independent draws of the hash functions (seeds 1, 2, …, N) to average over")
         self.export_csv_button = QPushButton("Export CSV…")
+        self.export_csv_button.setToolTip("Save the last run's figures (the table under the plot) as a CSV file")
         self.export_plot_button = QPushButton("Export plot…")
         self.export_plot_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
         for b in (self.export_csv_button, self.export_plot_button):
@@ -82,7 +86,9 @@ class ExperimentPage(LessonPage):
         self.options = QHBoxLayout(options)  # a page's own options, after the seeds
         self.options.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the experiment on the data chosen, over N seeds (the plot and table follow)")
         self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the running experiment (what it measured so far is dropped)")
         self.cancel_button.setEnabled(False)
         self.bar = QProgressBar()
         self.bar.setFixedWidth(10 * self.fontMetrics().averageCharWidth() + 40)
@@ -139,7 +145,7 @@ class ExperimentPage(LessonPage):
         on = self.source.available
         self.files_radio.setEnabled(on)
         self.n_docs.setEnabled(on)
-        self.files_radio.setToolTip("" if on else "Open a folder and scan it to run this on your own documents.")
+        self.files_radio.setToolTip(FILES_TIP if on else "Open a folder and scan it to run this on your own documents.")
         if not on:
             self.sample_radio.setChecked(True)
         if self.cancel_button.isEnabled() and not self.worker.busy:  # it waited for the files of another corpus

@@ -17,6 +17,7 @@ from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import lesson_exercises
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.colours import CURRENT as CURRENT_TONE
 from lshdesk.gui.learn.colours import MINIMUM as MINIMUM_TONE
 from lshdesk.gui.learn.colours import legend_html
@@ -49,6 +50,7 @@ class StepLesson(LessonPage):
         self.sample.addItems([f"{i}: {s}" for i, s in enumerate(t.SENTENCES)])
         self.sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.sample.setMinimumContentsLength(16)
+        describe(self.sample, "One of the eight sample sentences, copied into the sentence field", "Sample sentence")
         self.text = QLineEdit(t.SENTENCES[0])
         self.text.setPlaceholderText("Type any sentence")
         self.text.setAccessibleName("Sentence to sign")
@@ -58,6 +60,8 @@ class StepLesson(LessonPage):
         self.k = QSpinBox()
         self.k.setRange(1, 32)
         self.k.setValue(t.LESSON_PARAMS.k)
+        describe(self.seed, "The seed that draws the hash functions: another seed, other slot values", "Seed")
+        describe(self.k, "How many hash functions, one slot of the signature each", "Slots k")
         row1 = QHBoxLayout()
         row1.addWidget(buddy("Sample:", self.sample))
         row1.addWidget(self.sample, 1)
@@ -75,6 +79,14 @@ class StepLesson(LessonPage):
         self.next_button = QPushButton("Next word ▸")
         self.function_button = QPushButton("Next hash function ▸▸")
         self.end_button = QPushButton("To the end ▸|")
+        for button, tip in (
+            (self.restart_button, "Back to the first word of the first hash function: the slots empty"),
+            (self.back_button, "Undo the last step"),
+            (self.next_button, "Hash the next word: a slot keeps the smaller of its value and the word's"),
+            (self.function_button, "Finish this hash function's slot and go to the next function"),
+            (self.end_button, "Every word through every hash function: the whole signature"),
+        ):
+            button.setToolTip(tip)
         buttons = FlowLayout()
         for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
             buttons.addWidget(b)

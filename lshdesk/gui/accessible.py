@@ -1,0 +1,39 @@
+"""What a screen reader says of a control (Qt's accessibility): its name and a description of what it does or shows.
+
+Qt says a widget's name from its accessible name, else its text (a button's, a check box's) or the label bound to
+it with ``setBuddy``; its description from the accessible description, else its tooltip. ``describe`` sets what Qt
+cannot find by itself; a tooltip that truly describes a control is left to speak for it."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from PySide6.QtWidgets import QAbstractSlider, QDialogButtonBox, QWidget
+
+W = TypeVar("W", bound=QWidget)
+Standard = QDialogButtonBox.StandardButton
+
+
+def describe(widget: W, description: str, name: str | None = None) -> W:
+    """Give ``widget`` its accessible ``description`` (what it does, or what a plot or table shows) and, when Qt's own
+    name would not do, a ``name``; returns the widget. A slider's description ends with its range, kept up to date."""
+    if name is not None:
+        widget.setAccessibleName(name)
+    if isinstance(widget, QAbstractSlider):
+        slider = widget
+
+        def say(*_range: int) -> None:
+            slider.setAccessibleDescription(f"{description} (from {slider.minimum()} to {slider.maximum()})")
+
+        slider.rangeChanged.connect(say)
+        say()
+    else:
+        widget.setAccessibleDescription(description)
+    return widget
+
+
+def describe_buttons(box: QDialogButtonBox, said: dict[Standard, str]) -> None:
+    """What each standard button of a dialog does here (OK, Cancel, Close: their effect, not their name again)."""
+    for which, description in said.items():
+        if (button := box.button(which)) is not None:
+            describe(button, description)
