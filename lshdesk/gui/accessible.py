@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractSlider, QDialogButtonBox, QWidget
 
 W = TypeVar("W", bound=QWidget)
 Standard = QDialogButtonBox.StandardButton
+_SAID = "lshdesk_description"  # a slider's description without its range
 
 
 def describe(widget: W, description: str, name: str | None = None) -> W:
@@ -20,16 +21,21 @@ def describe(widget: W, description: str, name: str | None = None) -> W:
     if name is not None:
         widget.setAccessibleName(name)
     if isinstance(widget, QAbstractSlider):
-        slider = widget
-
-        def say(*_range: int) -> None:
-            slider.setAccessibleDescription(f"{description} (from {slider.minimum()} to {slider.maximum()})")
-
-        slider.rangeChanged.connect(say)
-        say()
+        first = widget.property(_SAID) is None
+        widget.setProperty(_SAID, description)
+        if first:
+            widget.rangeChanged.connect(lambda *_range, s=widget: say_range(s))
+        say_range(widget)
     else:
         widget.setAccessibleDescription(description)
     return widget
+
+
+def say_range(slider: QAbstractSlider) -> None:
+    """The slider's description with its range as it is now (call it after a change made with its signals blocked,
+    which ``rangeChanged`` does not report)."""
+    said = slider.property(_SAID) or slider.toolTip()
+    slider.setAccessibleDescription(f"{said} (from {slider.minimum()} to {slider.maximum()})")
 
 
 def describe_buttons(box: QDialogButtonBox, said: dict[Standard, str]) -> None:
