@@ -34,8 +34,9 @@ def describe(widget: W, description: str, name: str | None = None) -> W:
 def say_range(slider: QAbstractSlider) -> None:
     """The slider's description with its range as it is now (call it after a change made with its signals blocked,
     which ``rangeChanged`` does not report)."""
-    said = slider.property(_SAID) or slider.toolTip()
-    slider.setAccessibleDescription(f"{said} (from {slider.minimum()} to {slider.maximum()})")
+    said, now = slider.property(_SAID) or slider.toolTip(), slider.accessibleDescription()
+    note = now[: now.find(said)] if said and said in now else ""  # what was put before it (why it is disabled)
+    slider.setAccessibleDescription(f"{note}{said} (from {slider.minimum()} to {slider.maximum()})")
 
 
 def describe_buttons(box: QDialogButtonBox, said: dict[Standard, str]) -> None:

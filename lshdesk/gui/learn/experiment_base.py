@@ -54,7 +54,6 @@ class ExperimentPage(LessonPage):
         self.sample_radio = QRadioButton("the eight sample sentences")
         self.files_radio = QRadioButton("my files, the first")
         self.sample_radio.setChecked(True)
-        self.sample_radio.setToolTip("Run on the lessons' eight sample sentences (the entry's own data)")
         group = QButtonGroup(self)
         group.addButton(self.sample_radio)
         group.addButton(self.files_radio)
@@ -71,9 +70,7 @@ class ExperimentPage(LessonPage):
         self.seeds.setValue(self.default_seeds)
         self.seeds.setToolTip("How many independent draws of the hash functions (seeds 1, 2, …, N) to average over")
         self.export_csv_button = QPushButton("Export CSV…")
-        self.export_csv_button.setToolTip("Save the last run's figures (the table under the plot) as a CSV file")
         self.export_plot_button = QPushButton("Export plot…")
-        self.export_plot_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
         for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(False)
         data = FlowLayout()  # rows of controls wrap, rather than overflow, at a large font or a narrow window
@@ -86,9 +83,8 @@ class ExperimentPage(LessonPage):
         self.options = QHBoxLayout(options)  # a page's own options, after the seeds
         self.options.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the experiment on the data chosen, over N seeds (the plot and table follow)")
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running experiment (what it measured so far is dropped)")
+        self._tips()
         self.cancel_button.setEnabled(False)
         self.bar = QProgressBar()
         self.bar.setFixedWidth(10 * self.fontMetrics().averageCharWidth() + 40)
@@ -114,6 +110,17 @@ class ExperimentPage(LessonPage):
         self.export_plot_button.clicked.connect(self.choose_plot)
         source.changed.connect(self._source_changed)
         self._source_changed()
+
+    def _tips(self) -> None:
+        """What each choice and button does (a screen reader says the tooltip as the control's description)."""
+        for w, tip in (
+            (self.sample_radio, "Run on the lessons' eight sample sentences (the entry's own data)"),
+            (self.export_csv_button, "Save the last run's figures (the table under the plot) as a CSV file"),
+            (self.export_plot_button, "Save the plot as PNG or SVG (or right-click the plot)"),
+            (self.run_button, "Run the experiment on the data chosen, over N seeds: the plot and the table follow"),
+            (self.cancel_button, "Stop the running experiment (or the reading of your files); the last run stays"),
+        ):
+            w.setToolTip(tip)
 
     # --- to be provided -------------------------------------------------------------------------------------------
     def prepare(

@@ -41,6 +41,15 @@ CURRENT = CURRENT_TONE  # the word just fed in
 MINIMUM = MINIMUM_TONE  # the word giving the smallest value so far
 
 
+STEP_TIPS = (  # what Restart, Back, Next word, Next hash function and To the end do
+    "Back to the first word of the first hash function: the slots empty",
+    "Undo the last step",
+    "Hash the next word: a slot keeps the smaller of its value and the word's",
+    "Finish this hash function's slot and go to the next function",
+    "Every word through every hash function: the whole signature",
+)
+
+
 class StepLesson(LessonPage):
     """Sentence, seed and k in; Restart / Back / Next word / Next hash function / To the end; two tables out."""
 
@@ -79,16 +88,10 @@ class StepLesson(LessonPage):
         self.next_button = QPushButton("Next word ▸")
         self.function_button = QPushButton("Next hash function ▸▸")
         self.end_button = QPushButton("To the end ▸|")
-        for button, tip in (
-            (self.restart_button, "Back to the first word of the first hash function: the slots empty"),
-            (self.back_button, "Undo the last step"),
-            (self.next_button, "Hash the next word: a slot keeps the smaller of its value and the word's"),
-            (self.function_button, "Finish this hash function's slot and go to the next function"),
-            (self.end_button, "Every word through every hash function: the whole signature"),
-        ):
-            button.setToolTip(tip)
         buttons = FlowLayout()
-        for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
+        steppers = (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button)
+        for b, tip in zip(steppers, STEP_TIPS, strict=True):
+            b.setToolTip(tip)
             buttons.addWidget(b)
         self.add_reset(buttons)
         self.export_button = QPushButton("Export figure…")
