@@ -30,6 +30,7 @@ from lshdesk.gui.dialogs.dataset_columns import DatasetColumns
 from lshdesk.gui.dialogs.location import LocationDialog
 from lshdesk.gui.dialogs.scan_warning import ScanWarning
 from lshdesk.gui.learn.exercise_box import ExerciseBox
+from lshdesk.gui.plots.scurve_pairs import KIND_CAUGHT, KIND_MISSED
 from lshdesk.gui.scurve.scheme import SchemeControls
 
 CONTROLS = (
@@ -210,3 +211,33 @@ def test_a_slider_says_its_quantity_and_its_range_as_k_changes_it(qtbot):
         assert said.startswith("Bands b: more bands catch more pairs") and said.endswith(f"(from 1 to {k})")
     scheme.r_slider.setRange(2, 9)  # a change that signals
     assert QAccessible.queryAccessibleInterface(scheme.r_slider).text(DESCRIPTION).endswith("(from 2 to 9)")
+
+
+def _said(w: QWidget) -> str:
+    return QAccessible.queryAccessibleInterface(w).text(DESCRIPTION)
+
+
+def test_the_plots_and_the_grid_say_what_they_show_as_it_changes(qtbot, scanned):
+    window, _ = scanned
+    view = window.scurve_view
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.figures is not None and view.workers.idle(), timeout=20000)
+    for b in (view.scheme.b_spin.value(), 8):
+        view.scheme.b_spin.setValue(b)
+        qtbot.waitUntil(lambda b=b: view.plot.banding.bands == b and view.workers.idle(), timeout=20000)
+        r, kinds = view.plot.banding.rows, view.plot.pairs.kind
+        said = _said(view.plot)
+        assert f"{b} x {r} = {b * r} slots" in said and f"threshold at {view.plot.t:.2f}" in said
+        assert f"{np.count_nonzero(kinds == KIND_CAUGHT):,} caught" in said
+        assert f"{np.count_nonzero(kinds == KIND_MISSED):,} missed" in said
+    view.tables.setCurrentIndex(1)  # the buckets: the plot says its bars (sizes: how many buckets)
+    sizes = view.figures.bucket_sizes
+    assert f"{len(sizes):,} buckets, largest {int(sizes.max()):,} documents" in _said(view.tables.bucket_plot)
+    assert f"2: {int(np.count_nonzero(sizes == 2)):,}" in _said(view.tables.bucket_plot)
+    result = window.state.result
+    grid = window.signature_view.grid
+    assert "No signatures to show" in _said(grid.table)
+    window.signature_view.show_docs((int(result.pairs.left[0]), int(result.pairs.right[0])))
+    agree = len(grid.model.agreeing_slots())
+    for w in (grid.table, grid.wrapped):
+        assert f"2 documents · k = {grid.model.k}" in _said(w) and f"{agree} of {grid.model.k} slots agree" in _said(w)
