@@ -36,6 +36,9 @@ class LocationDialog(QDialog):
         self.field = QLineEdit(text)
         self.field.setPlaceholderText("s3://bucket/prefix")
         self.field.setAccessibleName("Location URL")
+        self.field.setAccessibleDescription(
+            "A bucket or a prefix in object storage, scanned like a folder: s3://, gs:// or abfs:// and its path"
+        )
         self.field.setMinimumWidth(480)
         explain = QLabel(EXPLAIN)
         explain.setWordWrap(True)

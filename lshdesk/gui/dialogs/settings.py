@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.humanize import human_size
-from lshdesk.gui.accessible import describe_buttons
+from lshdesk.gui.accessible import describe, describe_buttons
 from lshdesk.gui.settings_store import DIFF_TOOL_KEY, cache_enabled, diff_tool, engine_settings
 from lshdesk.gui.workers import WorkerSlot
 from lshdesk.system import difftool
@@ -62,6 +62,7 @@ class SettingsDialog(QDialog):
         (self.dask if kind == "dask" else self.local).setChecked(True)
         self.address = QLineEdit(address)
         self.address.setPlaceholderText("tcp://host:8786 (empty: a local cluster)")
+        describe(self.address, "The Dask scheduler to scan on, tcp://host:8786; empty: a local cluster", "Scheduler")
         self.test_button = QPushButton("Test connection")
         self.test_button.setToolTip("Try to reach the scheduler at this address; the answer shows below")
         self.test_result = QLabel()

@@ -27,6 +27,7 @@ class ExerciseBox(QGroupBox):
             reply = QLineEdit()
             reply.setPlaceholderText("Your answer")
             reply.setAccessibleName(f"Your answer to exercise {i + 1}")
+            reply.setAccessibleDescription(ex.question)  # a screen reader says the question in the field
             button = QPushButton("Show answer")
             button.setCheckable(True)
             button.setToolTip(f"Show or hide the answer to exercise {i + 1}")
@@ -49,6 +50,7 @@ class ExerciseBox(QGroupBox):
         self.exercises = exercises
         for i, ex in enumerate(exercises):
             self.questions[i].setText(f"<b>{i + 1}.</b> {esc(ex.question)}")
+            self.replies[i].setAccessibleDescription(ex.question)
             if self.buttons[i].isChecked():
                 self.reveal(i, True)
 

@@ -62,7 +62,9 @@ class StepLesson(LessonPage):
         describe(self.sample, "One of the eight sample sentences, copied into the sentence field", "Sample sentence")
         self.text = QLineEdit(t.SENTENCES[0])
         self.text.setPlaceholderText("Type any sentence")
-        self.text.setAccessibleName("Sentence to sign")
+        describe(
+            self.text, "The sentence whose words are hashed, step by step: a sample's, or type your own", "Sentence"
+        )
         self.seed = QSpinBox()
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
