@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk import __version__
+from lshdesk.gui.accessible import describe
 from lshdesk.system.licences import bundled, normalise
 
 LICENCE = "MIT"
@@ -62,7 +63,11 @@ class AboutDialog(QDialog):
         head.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         packages = bundled()
         self.table = QTableWidget(len(packages), 4)
-        self.table.setAccessibleName("Libraries and their licences")
+        describe(
+            self.table,
+            "Each library bundled with lshdesk: its name, version, licence and what lshdesk uses it for",
+            "Libraries and their licences",
+        )
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
         self.table.setHorizontalHeaderLabels(["Package", "Version", "Licence", "Used for"])
         self.table.verticalHeader().hide()
@@ -85,6 +90,7 @@ class AboutDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.close_button = buttons.button(QDialogButtonBox.StandardButton.Close)
+        describe(self.close_button, "Close About lshdesk")
         lay = QVBoxLayout(self)
         lay.addWidget(head)
         lay.addWidget(self.table, 1)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QT
 
 from lshdesk.core.actions.log import ActionLog
 from lshdesk.core.humanize import human_size
+from lshdesk.gui.accessible import describe, describe_buttons
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 WORDS = {"trash": "to the trash", "move": "moved", "copy": "copied", "undo": "moved back"}
@@ -39,7 +40,11 @@ class ActionLogDialog(QDialog):
         )
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setAccessibleName("Action log")
+        describe(
+            self.table,
+            "What lshdesk did to your files, the latest first: when, what, the file, where it is now and its size",
+            "Action log",
+        )
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
@@ -50,6 +55,7 @@ class ActionLogDialog(QDialog):
         for col in (2, 3):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        describe_buttons(buttons, {QDialogButtonBox.StandardButton.Close: "Close the action log"})
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
         lay.addWidget(where)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QT
 
 from lshdesk.core.actions.plan import Plan, destinations
 from lshdesk.core.humanize import human_size
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 VERBS = {"trash": "Move to trash", "move": "Move", "copy": "Copy", "hardlink": "Replace", "symlink": "Replace"}
@@ -94,7 +95,13 @@ class ConfirmAction(QDialog):
         self.model.set_columns(columns)
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setAccessibleName("Files to act on")
+        describe(
+            self.table,
+            "The marked files this changes, one a row, with their sizes"
+            + ("" if kind == "trash" else ", and where each goes")
+            + (", their group and what stays in it" if preview else ""),
+            "Files to act on",
+        )
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
@@ -106,7 +113,9 @@ class ConfirmAction(QDialog):
         self.ok = buttons.addButton(VERBS[kind], QDialogButtonBox.ButtonRole.AcceptRole)
         self.ok.setAutoDefault(False)
         self.ok.setDefault(False)
+        describe(self.ok, f"{question} {then}")
         cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        describe(cancel, "Leave every file as it is (Enter)")
         cancel.setDefault(True)  # Enter cancels: a move needs a deliberate click (or Alt + the button's letter)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.corpus.datasets import Preview
+from lshdesk.gui.accessible import describe_buttons
 
 POSITION = "(the row's position)"
 
@@ -52,10 +53,18 @@ class DatasetColumns(QDialog):
         for j in range(len(preview.columns)):  # a text column as wide as its text, up to half the dialog
             self.table.setColumnWidth(j, min(self.table.columnWidth(j), 360))
         self.table.setAccessibleName("The first rows of the dataset")
+        self.table.setAccessibleDescription("The dataset's first rows, a column each, to tell its columns apart")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        describe_buttons(
+            buttons,
+            {
+                QDialogButtonBox.StandardButton.Ok: "Add the dataset to compare, its rows read from these columns",
+                QDialogButtonBox.StandardButton.Cancel: "Do not add the dataset",
+            },
+        )
         self.ok.setEnabled(bool(preview.text_columns))
         if not preview.text_columns:
             self.count.setText(self.count.text() + ": no column holds text")

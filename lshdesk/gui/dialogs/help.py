@@ -13,6 +13,8 @@ def show_help(parent: QWidget, title: str, page: str) -> QDialog:
     dialog = QDialog(parent)
     dialog.setWindowTitle(f"Help: {title}")
     browser = QTextBrowser()
+    browser.setAccessibleName(f"Help: {title}")
+    browser.setAccessibleDescription(f"How to use the {title} view: what it shows and what each control does")
     browser.setOpenExternalLinks(True)
     browser.setHtml(help_html(page))
     QVBoxLayout(dialog).addWidget(browser)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from lshdesk.core.corpus.sources import is_url
+from lshdesk.gui.accessible import describe_buttons
 
 EXPLAIN = (
     "A bucket or a prefix in object storage, scanned like a folder: {s3}, {gs}, {abfs}.<br>Credentials come the "
@@ -35,10 +36,20 @@ class LocationDialog(QDialog):
         self.field = QLineEdit(text)
         self.field.setPlaceholderText("s3://bucket/prefix")
         self.field.setAccessibleName("Location URL")
+        self.field.setAccessibleDescription(
+            "A bucket or a prefix in object storage, scanned like a folder: s3://, gs:// or abfs:// and its path"
+        )
         self.field.setMinimumWidth(480)
         explain = QLabel(EXPLAIN)
         explain.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        describe_buttons(
+            self.buttons,
+            {
+                QDialogButtonBox.StandardButton.Ok: "Add this location to compare, like a folder",
+                QDialogButtonBox.StandardButton.Cancel: "Do not add a location",
+            },
+        )
         lay = QVBoxLayout(self)
         lay.addWidget(QLabel("Location (URL):"))
         lay.addWidget(self.field)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.ignore import IgnoreList, Pair
 from lshdesk.core.persistence.atomic import OutputError
+from lshdesk.gui.accessible import describe, describe_buttons
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 
 
@@ -37,7 +38,11 @@ class NotDuplicatesDialog(QDialog):
         self.model = ArrayTableModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setAccessibleName("Pairs marked not duplicates")
+        describe(
+            self.table,
+            "The pairs you marked not duplicates in these folders, kept out of the results; select some to forget",
+            "Pairs marked not duplicates",
+        )
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
@@ -51,6 +56,7 @@ class NotDuplicatesDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.forget_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.export_button, QDialogButtonBox.ButtonRole.ActionRole)
+        describe_buttons(buttons, {QDialogButtonBox.StandardButton.Close: "Close the list (the pairs stay marked)"})
         buttons.rejected.connect(self.reject)
         self.forget_button.clicked.connect(self._forget)
         self.export_button.clicked.connect(self.choose_export)

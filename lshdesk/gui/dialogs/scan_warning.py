@@ -57,6 +57,10 @@ class ScanWarning(QMessageBox):
         self.setInformativeText("Continue anyway, or stop and change the parameters?")
         self.continue_button = self.addButton("Continue", QMessageBox.ButtonRole.AcceptRole)
         self.stop_button = self.addButton("Stop", QMessageBox.ButtonRole.RejectRole)
+        self.continue_button.setToolTip("Run the scan as it is, however long it takes")
+        self.stop_button.setToolTip(
+            "Cancel this scan (the previous results stay), to change the parameters first (Esc)"
+        )
         self.setDefaultButton(self.stop_button)
         self.setEscapeButton(self.stop_button)
         self.buttonClicked.connect(lambda b: self.decided.emit(b is self.continue_button))

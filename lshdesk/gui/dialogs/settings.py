@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.humanize import human_size
+from lshdesk.gui.accessible import describe, describe_buttons
 from lshdesk.gui.settings_store import DIFF_TOOL_KEY, cache_enabled, diff_tool, engine_settings
 from lshdesk.gui.workers import WorkerSlot
 from lshdesk.system import difftool
@@ -50,6 +51,7 @@ class SettingsDialog(QDialog):
         self.settings = settings
         kind, address = engine_settings(settings)
         self.local = QRadioButton("This machine (both cores)")
+        self.local.setToolTip("Scans run in worker processes on this computer")
         self.dask = QRadioButton("A Dask cluster")
         self.dask.setToolTip(
             "Needs pip install 'lshdesk[cluster]'. Leave the address empty for worker processes on this machine."
@@ -60,7 +62,9 @@ class SettingsDialog(QDialog):
         (self.dask if kind == "dask" else self.local).setChecked(True)
         self.address = QLineEdit(address)
         self.address.setPlaceholderText("tcp://host:8786 (empty: a local cluster)")
+        describe(self.address, "The Dask scheduler to scan on, tcp://host:8786; empty: a local cluster", "Scheduler")
         self.test_button = QPushButton("Test connection")
+        self.test_button.setToolTip("Try to reach the scheduler at this address; the answer shows below")
         self.test_result = QLabel()
         self.test_result.setWordWrap(True)
         engine_box = QGroupBox("Compute engine")
@@ -77,6 +81,13 @@ class SettingsDialog(QDialog):
         tools_box = self._tools_box(settings)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        describe_buttons(
+            buttons,
+            {
+                QDialogButtonBox.StandardButton.Ok: "Keep these settings (the next scan uses them) and close",
+                QDialogButtonBox.StandardButton.Cancel: "Close, the settings left as they were",
+            },
+        )
         lay = QVBoxLayout(self)
         lay.addWidget(engine_box)
         lay.addWidget(cache_box)
@@ -95,8 +106,11 @@ class SettingsDialog(QDialog):
         """Remember signatures or not, the cache's size and Clear cache."""
         self.cache_size = QLabel()
         self.clear_button = QPushButton("Clear cache")
+        self.clear_button.setToolTip("Delete every remembered signature now: the next scan signs every file again")
         self.cache_on = QRadioButton("Remember signatures between scans")
+        self.cache_on.setToolTip("A file unchanged since a scan is not read and signed again (its signature is kept)")
         self.cache_off = QRadioButton("Do not cache")
+        self.cache_off.setToolTip("Every scan reads and signs every file; nothing is kept between scans")
         cgroup = QButtonGroup(self)
         cgroup.addButton(self.cache_on)
         cgroup.addButton(self.cache_off)

@@ -179,7 +179,11 @@ class LessonPage(QScrollArea):
 
         def refresh() -> None:
             box.setEnabled(source.available)
-            box.setToolTip("" if source.available else "Open a folder and scan it to use your own documents here.")
+            box.setToolTip(
+                "This page's sets, tables and plot from the first documents of the folders you scanned"
+                if source.available
+                else "Open a folder and scan it to use your own documents here."
+            )
             if box.isChecked():
                 if source.available:
                     toggled(True)  # another corpus: read it and show it

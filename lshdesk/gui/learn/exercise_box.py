@@ -27,6 +27,7 @@ class ExerciseBox(QGroupBox):
             reply = QLineEdit()
             reply.setPlaceholderText("Your answer")
             reply.setAccessibleName(f"Your answer to exercise {i + 1}")
+            reply.setAccessibleDescription(ex.question)  # a screen reader says the question in the field
             button = QPushButton("Show answer")
             button.setCheckable(True)
             button.setToolTip(f"Show or hide the answer to exercise {i + 1}")
@@ -49,6 +50,7 @@ class ExerciseBox(QGroupBox):
         self.exercises = exercises
         for i, ex in enumerate(exercises):
             self.questions[i].setText(f"<b>{i + 1}.</b> {esc(ex.question)}")
+            self.replies[i].setAccessibleDescription(ex.question)
             if self.buttons[i].isChecked():
                 self.reveal(i, True)
 
@@ -56,6 +58,7 @@ class ExerciseBox(QGroupBox):
         """A switch that shows or folds away the exercises (for a page that must fit the window without them)."""
         self.fold = QCheckBox(f"Show the {len(self.exercises)} exercises")
         self.fold.setChecked(not folded)
+        self.fold.setToolTip("Show the exercises' questions and answer fields, or fold them away")
         self.fold.toggled.connect(self._unfold)
         self.layout().addWidget(self.fold, 3 * len(self.exercises), 0, 1, 2)
         self._unfold(not folded)

@@ -25,6 +25,7 @@ from lshdesk.core.persistence.atomic import write_atomic
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingle_kinds import menu
 from lshdesk.core.teaching import lessons as t
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import CorpusSource, LessonPage, buddy, rich_label
 from lshdesk.gui.learn.flow import FlowLayout, together
 from lshdesk.gui.learn.lesson_plot import Plot
@@ -33,6 +34,7 @@ from lshdesk.gui.theme import ERROR
 from lshdesk.gui.workers import WorkerSlot
 
 SHINGLINGS = tuple(menu(lessons=True))
+FILES_TIP = "Run on the first documents of the folders you scanned (how many: the field beside)"
 
 
 class ExperimentPage(LessonPage):
@@ -59,7 +61,7 @@ class ExperimentPage(LessonPage):
         self.n_docs.setRange(2, 200)
         self.n_docs.setValue(40)
         self.n_docs.setSuffix(" docs")
-        self.n_docs.setAccessibleName("Number of my files")
+        describe(self.n_docs, "How many of your scanned documents to run on (the first ones)", "Number of my files")
         self.shingling = QComboBox()
         self.shingling.addItems(SHINGLINGS)
         self.shingling.setToolTip("What each document's set is made of; the entry used word sets")
@@ -69,7 +71,6 @@ class ExperimentPage(LessonPage):
         self.seeds.setToolTip("How many independent draws of the hash functions (seeds 1, 2, …, N) to average over")
         self.export_csv_button = QPushButton("Export CSV…")
         self.export_plot_button = QPushButton("Export plot…")
-        self.export_plot_button.setToolTip("Save the plot as PNG or SVG (or right-click the plot)")
         for b in (self.export_csv_button, self.export_plot_button):
             b.setEnabled(False)
         data = FlowLayout()  # rows of controls wrap, rather than overflow, at a large font or a narrow window
@@ -83,6 +84,7 @@ class ExperimentPage(LessonPage):
         self.options.setContentsMargins(0, 0, 0, 0)
         self.run_button = QPushButton("Run")
         self.cancel_button = QPushButton("Cancel")
+        self._tips()
         self.cancel_button.setEnabled(False)
         self.bar = QProgressBar()
         self.bar.setFixedWidth(10 * self.fontMetrics().averageCharWidth() + 40)
@@ -108,6 +110,17 @@ class ExperimentPage(LessonPage):
         self.export_plot_button.clicked.connect(self.choose_plot)
         source.changed.connect(self._source_changed)
         self._source_changed()
+
+    def _tips(self) -> None:
+        """What each choice and button does (a screen reader says the tooltip as the control's description)."""
+        for w, tip in (
+            (self.sample_radio, "Run on the lessons' eight sample sentences (the entry's own data)"),
+            (self.export_csv_button, "Save the last run's figures (the table under the plot) as a CSV file"),
+            (self.export_plot_button, "Save the plot as PNG or SVG (or right-click the plot)"),
+            (self.run_button, "Run the experiment on the data chosen, over N seeds: the plot and the table follow"),
+            (self.cancel_button, "Stop the running experiment (or the reading of your files); the last run stays"),
+        ):
+            w.setToolTip(tip)
 
     # --- to be provided -------------------------------------------------------------------------------------------
     def prepare(
@@ -139,7 +152,7 @@ class ExperimentPage(LessonPage):
         on = self.source.available
         self.files_radio.setEnabled(on)
         self.n_docs.setEnabled(on)
-        self.files_radio.setToolTip("" if on else "Open a folder and scan it to run this on your own documents.")
+        self.files_radio.setToolTip(FILES_TIP if on else "Open a folder and scan it to run this on your own documents.")
         if not on:
             self.sample_radio.setChecked(True)
         if self.cancel_button.isEnabled() and not self.worker.busy:  # it waited for the files of another corpus

@@ -18,6 +18,7 @@ from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import experiments as ex
 from lshdesk.core.teaching.figures import percent_text
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.colours import FALSE_POSITIVE, FOUND
 from lshdesk.gui.learn.common import CorpusSource, buddy, sentences_note
 from lshdesk.gui.learn.experiment_base import ExperimentPage
@@ -56,6 +57,12 @@ class ErrorPage(ExperimentPage):
     def __init__(self, source: CorpusSource, parent: QWidget | None = None) -> None:
         super().__init__("Experiment · Error versus k", ERROR_INTRO, source, parent)
         p = self.plot
+        describe(
+            p,
+            "The mean error of the estimate of J against k, the number of slots (4 to 256), both on log scales: "
+            "measured here, the theory (Binomial(k, J)) and the entry's figures; the table under it gives the numbers",
+            "Error versus k plot",
+        )
         p.setLogMode(x=True, y=True)
         p.setLabel("bottom", "k, the number of hash functions (slots)")
         p.setLabel("left", "mean |estimate − J|")
@@ -149,6 +156,12 @@ class BandingPage(ExperimentPage):
         QWidget.setTabOrder(self.seeds, self.cutoff)  # in the order they are laid out
         QWidget.setTabOrder(self.cutoff, self.run_button)
         p = self.plot
+        describe(
+            p,
+            "For each scheme (strict 1 × 16, balanced 4 × 4, loose 16 × 1) two bars: its recall (the share of similar "
+            "pairs made candidates) and its false-positive rate, with what the S-curve expects; the table gives them",
+            "Recall and false positives plot",
+        )
         p.setLabel("left", "share made candidates")
         p.getAxis("bottom").setTicks(
             [[(i, n) for i, n in enumerate(("strict 1 × 16", "balanced 4 × 4", "loose 16 × 1"))]]

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lshdesk.core.humanize import scheme_text
+from lshdesk.core.humanize import plural, scheme_text
 from lshdesk.core.params import Banding, SignatureParams
 from lshdesk.core.scurve import presets
 from lshdesk.core.teaching import facts
@@ -76,7 +76,7 @@ class BandingLesson(LessonPage):
         row.addWidget(QLabel("Scheme (← →):"))
         for name, b in self.schemes.items():
             radio = QRadioButton(f"{name} {b.bands} × {b.rows}")
-            radio.setToolTip(f"Band the signatures {b.bands} bands of {b.rows} rows ({name})")
+            radio.setToolTip(f"Band the signatures into {plural(b.bands, 'band')} of {plural(b.rows, 'row')} ({name})")
             group.addButton(radio)
             row.addWidget(radio)
             radio.toggled.connect(lambda on: on and self.update_scheme())

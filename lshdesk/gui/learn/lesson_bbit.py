@@ -13,6 +13,7 @@ from lshdesk.core.teaching import bbit
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.corpus_source import CorpusSource
 from lshdesk.gui.learn.exercise_box import ExerciseBox
@@ -71,7 +72,10 @@ class BbitLesson(LessonPage):
         super().__init__("b-bit MinHash: more slots in the same memory", INTRO, parent)
         self.source = source
         self.add_use_files(source, self.use_my_files)
-        self.k, self.seeds = _spin(2, 64, 16, "Classic slots k"), _spin(10, 1000, 200, "Seeds")
+        self.k = _spin(
+            2, 64, 16, "Classic slots k", "The classic signature's slots: it sets every scheme's memory, 32·k bits"
+        )
+        self.seeds = _spin(10, 1000, 200, "Seeds", "How many sets of hash functions each error is averaged over")
         form = QFormLayout()
         form.addRow("Classic slots k (sets the memory: 32·k bits)", self.k)
         form.addRow("Seeds (each a new set of hash functions)", self.seeds)
@@ -79,6 +83,12 @@ class BbitLesson(LessonPage):
         self.what = rich_label("")
         self.table = lesson_table(HEADERS, "Error at equal memory")
         self.plot = Plot(260, "bbit_error")
+        describe(
+            self.plot,
+            "Each scheme's mean error |Ĵ − J| against the pair's exact Jaccard J (0 to 1), at equal memory: the "
+            "classic 32-bit slots, the b-bit ones and one permutation; the table above gives the averages",
+            "Error of b-bit MinHash plot",
+        )
         self.plot.setLabel("bottom", "exact Jaccard J of the pair")
         self.plot.setLabel("left", "mean |Ĵ − J|")
         self.plot.getAxis("left").enableAutoSIPrefix(False)
@@ -188,9 +198,8 @@ class BbitLesson(LessonPage):
         )
 
 
-def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
+def _spin(lo: int, hi: int, value: int, name: str, description: str) -> QSpinBox:
     box = QSpinBox()
     box.setRange(lo, hi)
     box.setValue(value)
-    box.setAccessibleName(name)
-    return box
+    return describe(box, description, name)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 from lshdesk.core.scurve import false_negative_area, false_positive_area, optimal_banding, probability, threshold
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.colours import FALSE_POSITIVE, MISSED, swatch
 from lshdesk.gui.learn.common import LessonPage, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
@@ -75,7 +76,7 @@ class ChoosingLesson(LessonPage):
         self.k = QSpinBox()
         self.k.setRange(2, 512)
         self.k.setValue(128)
-        self.k.setAccessibleName("Signature length k")
+        describe(self.k, "Slots of the signature, split into b bands of r rows for the cut-off", "Signature length k")
         self.k.setMaximumWidth(200)
         form = QFormLayout()
         form.addRow("Similarity J", self.j)
@@ -83,6 +84,9 @@ class ChoosingLesson(LessonPage):
         form.addRow("Signature length k (for b × r)", self.k)
         form.addRow("Cut-off t", self.cutoff)
         self.body.addLayout(form)
+        describe(self.j, "The similarity of the pair to estimate: the signature length it needs is worked out for it")
+        describe(self.error, "The standard error of the estimate wanted at J: a smaller ε needs a longer signature")
+        describe(self.cutoff, "Pairs at this Jaccard or more should become candidates: b × r is chosen for it")
         self.k_text = formula_box("")
         self.scheme_text = rich_label("")
         self.legend = rich_label(
@@ -90,6 +94,12 @@ class ChoosingLesson(LessonPage):
             f"{swatch('missed: at t or more, no candidate', MISSED)}"
         )
         self.plot = unit_plot(300, "choosing_scheme", "Jaccard similarity J", "P(candidate)")
+        describe(
+            self.plot,
+            "The chosen scheme's S-curve, the chance of becoming a candidate against J (0 to 1), a dashed line at "
+            "the cut-off; shaded: the false positives left of it and the misses right of it (their areas in the text)",
+            "Chosen scheme's S-curve plot",
+        )
         for w in (self.k_text, self.scheme_text, self.legend, self.plot):
             self.body.addWidget(w)
         self.figure = self.plot  # kept on screen in presentation mode

@@ -10,6 +10,7 @@ from lshdesk.core.query.containment import CLASS_RATIO, jaccard_bound
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import ratio_text, to_fixed
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.exercise_box import ExerciseBox
 from lshdesk.gui.learn.lesson_plot import unit_plot
@@ -70,12 +71,18 @@ class ContainmentLesson(LessonPage):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Containment: a small text inside a large one", INTRO, parent)
-        self.small, self.large = _spin(50), _spin(500)
+        self.small = describe(_spin(50), "How many distinct shingles the small text A has (it lies wholly inside B)")
+        self.large = describe(_spin(500), "How many distinct shingles the large text B has, A's among them")
         self.cutoff = QDoubleSpinBox()
         self.cutoff.setRange(0.05, 1.0)
         self.cutoff.setSingleStep(0.05)
         self.cutoff.setValue(0.8)
-        self.cutoff.setAccessibleName("Containment cut-off")
+        describe(
+            self.cutoff,
+            "How much of A must lie in B to count as contained: the figures say the Jaccard J "
+            "such a pair has, and whether a Jaccard scan at this cut-off finds it",
+            "Containment cut-off",
+        )
         self.cutoff.setMaximumWidth(200)
         form = QFormLayout()
         form.addRow("Shingles of the small text A", self.small)
@@ -92,6 +99,12 @@ class ContainmentLesson(LessonPage):
         )
         self.plot = unit_plot(260, "containment_jaccard", "size ratio |A| / |B|", "Jaccard at containment t")
         self.plot.addLegend(offset=(10, 10))
+        describe(
+            self.plot,
+            "The Jaccard J of a pair whose small text is contained at the cut-off, against the size ratio |A| / |B| "
+            "(0 to 1): J falls as the large text grows; a dot marks the sizes chosen",
+            "Jaccard of a contained pair plot",
+        )
         for w in (self.figures, self.plot, self.example, formula_box(HOW)):
             self.body.addWidget(w)
         self.figure = self.plot  # kept on screen in presentation mode

@@ -64,6 +64,9 @@ class DemoLesson(SetsLesson):
         self.run_button = QPushButton("Run MinHash + LSH")
         self.back_button = QPushButton("◂ Previous band")
         self.forward_button = QPushButton("Next band ▸")
+        self.run_button.setToolTip("Sign the sets with MinHash and put them in LSH buckets, band by band (the table)")
+        self.back_button.setToolTip("Show one band fewer: the buckets and the pairs they make so far")
+        self.forward_button.setToolTip("Show one band more: the buckets and the pairs they make so far")
         buttons = FlowLayout()
         for b in (self.run_button, self.back_button, self.forward_button):
             buttons.addWidget(b)

@@ -92,6 +92,8 @@ class MatrixLesson(LessonPage):
         )
         buttons = FlowLayout()
         self.back_button, self.forward_button = QPushButton("◂ Previous row"), QPushButton("Next row ▸")
+        self.back_button.setToolTip("Undo the last row read: the signature matrix as it was before it")
+        self.forward_button.setToolTip("Read the next row of the matrix: the slots it lowers are marked")
         self.back_button.clicked.connect(self.step_back)
         self.forward_button.clicked.connect(self.step_forward)
         buttons.addWidget(self.back_button)

@@ -14,6 +14,7 @@ from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching import mmds
 from lshdesk.core.teaching.exercises import Exercise
 from lshdesk.core.teaching.figures import to_fixed
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import MAX_LESSON_DOCS, LessonPage, esc, formula_box, rich_label
 from lshdesk.gui.learn.corpus_source import CorpusSource
 from lshdesk.gui.learn.exercise_box import ExerciseBox
@@ -82,10 +83,13 @@ class ScaleLesson(LessonPage):
         super().__init__("Why not compare every pair?", INTRO, parent)
         self.source = source
         self.add_use_files(source, self.use_my_files)
-        self.n = _spin(2, 10**9, 10**5, "Documents n")
-        self.k = _spin(1, 1024, 100, "Signature length k")
-        self.rate = _spin(1, 10**9, 10**6, "Comparisons a second")
-        self.bands, self.rows = _spin(1, 16, 4, "Bands b"), _spin(1, 16, 4, "Rows per band r")
+        self.n = _spin(2, 10**9, 10**5, "Documents n", "How many documents: all pairs grow as n², candidates do not")
+        self.k = _spin(1, 1024, 100, "Signature length k", "Slots per signature: what one comparison of two costs")
+        self.rate = _spin(
+            1, 10**9, 10**6, "Comparisons a second", "How many exact comparisons the machine makes a second"
+        )
+        self.bands = _spin(1, 16, 4, "Bands b", "Bands of the LSH scheme: more bands, more candidate pairs")
+        self.rows = _spin(1, 16, 4, "Rows per band r", "Rows in each band: more rows, fewer candidates by chance")
         form = QFormLayout()
         for label, box in (
             ("Documents n", self.n),
@@ -152,11 +156,11 @@ class ScaleLesson(LessonPage):
         )
 
 
-def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
+def _spin(lo: int, hi: int, value: int, name: str, description: str) -> QSpinBox:
     box = QSpinBox()
     box.setRange(lo, hi)
     box.setValue(value)
     box.setGroupSeparatorShown(True)
-    box.setAccessibleName(name)
+    describe(box, description, name)
     box.setMaximumWidth(200)
     return box

@@ -13,6 +13,7 @@ from lshdesk.core.teaching import curve_points as cp
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import lesson_exercises
 from lshdesk.core.teaching.figures import prob_is, prob_text, to_fixed
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.common import (
     CUTOFF_LABEL,
     MAX_LESSON_DOCS,
@@ -75,6 +76,7 @@ class SCurveLesson(LessonPage):
         presets.addWidget(QLabel("Schemes:"))
         for name, b, r in PRESETS:
             button = QPushButton(name)
+            button.setToolTip(f"Set the scheme to {b} band{'s' * (b > 1)} of {r} row{'s' * (r > 1)} (k = {b * r})")
             button.clicked.connect(lambda _=False, b=b, r=r: self.set_scheme(b, r))
             presets.addWidget(button)
         self.add_reset(presets)
@@ -85,7 +87,9 @@ class SCurveLesson(LessonPage):
         self.k_box = QSpinBox()
         self.k_box.setRange(1, 256)
         self.k_box.setValue(16)
-        self.k_box.setAccessibleName("Slots k for the choice")
+        describe(
+            self.k_box, "The most slots b × r the auto-tune may use (Choose b × r for t)", "Slots k for the choice"
+        )
         self.misses = QDoubleSpinBox()
         self.misses.setRange(0.05, 0.95)
         self.misses.setSingleStep(0.05)
@@ -139,6 +143,13 @@ class SCurveLesson(LessonPage):
     def _build_plot(self) -> None:
         """The curve, the one-slot line, the pairs, the two marks, the two vertical lines, the legend below."""
         self.plot = Plot(280, "s_curve_lesson")
+        describe(
+            self.plot,
+            "The S-curve of the scheme b × r: the chance that a pair becomes a candidate against its similarity J "
+            "(0 to 1), beside the one-slot line P = J, with the cut-off and the threshold as vertical lines and the "
+            "pairs drawn as points (the text under it lists them)",
+            "S-curve lesson plot",
+        )
         self.plot.setLabel("bottom", "similarity J (exact Jaccard of the pair)")
         self.plot.setLabel("left", "P(candidate pair)")
         self.plot.setXRange(0, 1, padding=0.02)
@@ -244,8 +255,8 @@ class SCurveLesson(LessonPage):
         s = QSlider(Qt.Orientation.Horizontal)
         s.setRange(1, maximum)
         s.setValue(value)
-        s.setAccessibleName(name)
         s.setToolTip(f"{name}: move it to see the S-curve change")
+        describe(s, f"{name} of the scheme: move it to see the S-curve change", name)
         s.setPageStep(1)
         return s
 

@@ -60,9 +60,11 @@ class SignaturesLesson(LessonPage):
         self.own_a, self.own_b = QPlainTextEdit(), QPlainTextEdit()
         for box, own, name in ((self.doc_a, self.own_a, "A"), (self.doc_b, self.own_b, "B")):
             box.setAccessibleName(f"Document {name}")
+            box.setToolTip(f"The document whose signature is row {name} of the grid")
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(20)
             own.setAccessibleName(f"Your own text {name}")
+            own.setAccessibleDescription(f"Text typed here is signed as document {name}, in place of the choice above")
             own.setPlaceholderText(f"Type or paste your own text {name} here (it replaces the choice above)")
             own.setTabChangesFocus(True)
             own.setFixedHeight(int(2.6 * own.fontMetrics().height()) + 8)
@@ -139,6 +141,7 @@ class SignaturesLesson(LessonPage):
             ("unrelated 2 – 3", 2, 3),
         ):
             button = QPushButton(words)
+            button.setToolTip(f"Compare sample sentences {a} and {b}: their signatures and the estimate of J")
             button.clicked.connect(lambda _=False, a=a, b=b: self.pick(a, b))
             tries.addWidget(button)
         self.add_reset(tries)

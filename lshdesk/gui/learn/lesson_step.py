@@ -17,6 +17,7 @@ from lshdesk.core.minhash import ARTICLE_PRIME
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.teaching import lessons as t
 from lshdesk.core.teaching.exercises import lesson_exercises
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.learn.colours import CURRENT as CURRENT_TONE
 from lshdesk.gui.learn.colours import MINIMUM as MINIMUM_TONE
 from lshdesk.gui.learn.colours import legend_html
@@ -40,6 +41,15 @@ CURRENT = CURRENT_TONE  # the word just fed in
 MINIMUM = MINIMUM_TONE  # the word giving the smallest value so far
 
 
+STEP_TIPS = (  # what Restart, Back, Next word, Next hash function and To the end do
+    "Back to the first word of the first hash function: the slots empty",
+    "Undo the last step",
+    "Hash the next word: a slot keeps the smaller of its value and the word's",
+    "Finish this hash function's slot and go to the next function",
+    "Every word through every hash function: the whole signature",
+)
+
+
 class StepLesson(LessonPage):
     """Sentence, seed and k in; Restart / Back / Next word / Next hash function / To the end; two tables out."""
 
@@ -49,15 +59,20 @@ class StepLesson(LessonPage):
         self.sample.addItems([f"{i}: {s}" for i, s in enumerate(t.SENTENCES)])
         self.sample.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.sample.setMinimumContentsLength(16)
+        describe(self.sample, "One of the eight sample sentences, copied into the sentence field", "Sample sentence")
         self.text = QLineEdit(t.SENTENCES[0])
         self.text.setPlaceholderText("Type any sentence")
-        self.text.setAccessibleName("Sentence to sign")
+        describe(
+            self.text, "The sentence whose words are hashed, step by step: a sample's, or type your own", "Sentence"
+        )
         self.seed = QSpinBox()
         self.seed.setRange(1, 2**31 - 1)
         self.seed.setValue(t.LESSON_PARAMS.seed)
         self.k = QSpinBox()
         self.k.setRange(1, 32)
         self.k.setValue(t.LESSON_PARAMS.k)
+        describe(self.seed, "The seed that draws the hash functions: another seed, other slot values", "Seed")
+        describe(self.k, "How many hash functions, one slot of the signature each", "Slots k")
         row1 = QHBoxLayout()
         row1.addWidget(buddy("Sample:", self.sample))
         row1.addWidget(self.sample, 1)
@@ -76,7 +91,9 @@ class StepLesson(LessonPage):
         self.function_button = QPushButton("Next hash function ▸▸")
         self.end_button = QPushButton("To the end ▸|")
         buttons = FlowLayout()
-        for b in (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button):
+        steppers = (self.restart_button, self.back_button, self.next_button, self.function_button, self.end_button)
+        for b, tip in zip(steppers, STEP_TIPS, strict=True):
+            b.setToolTip(tip)
             buttons.addWidget(b)
         self.add_reset(buttons)
         self.export_button = QPushButton("Export figure…")

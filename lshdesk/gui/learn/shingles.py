@@ -29,6 +29,9 @@ class ShingleChoice(QWidget):
         self.box = QComboBox()
         self.box.addItems(CHOICES)
         self.box.setAccessibleName("Shingles")
+        self.box.setToolTip(
+            "What each text's set is made of: its words, runs of N words (word:N) or of N characters (char:N)"
+        )
         self.explain = rich_label(EXPLAIN)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)

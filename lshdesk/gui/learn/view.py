@@ -111,6 +111,7 @@ class LearnView(QWidget):
         self.source = CorpusSource(self)
         self.list = _PageList()
         self.list.setAccessibleName("Lessons")
+        self.list.setAccessibleDescription("The lessons, the textbook's pages and the experiments: choose one to show")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.stack = QStackedWidget()
         self._actions()
@@ -124,6 +125,7 @@ class LearnView(QWidget):
         for action in (self.zoom_out_action, self.zoom_in_action, self.presentation_action):
             button = QPushButton(action.iconText())
             button.setToolTip(action.toolTip())
+            button.setAccessibleName(action.text().replace("&", ""))  # "Zoom out", not "A−"
             button.setCheckable(action.isCheckable())
             button.clicked.connect(action.trigger)
             action.toggled.connect(button.setChecked)

@@ -7,6 +7,7 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetrics
 
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.plots.export import add_export_action, export_plot
 from lshdesk.gui.theme import Tone, plot_colors, style_plot_item, watch_palette
 
@@ -25,6 +26,9 @@ def size_bins(max_size: int) -> npt.NDArray[np.int64]:
     return np.array(edges, dtype=np.int64)
 
 
+BUCKETS_SAID = "How many buckets (over all bands) hold each number of documents, bars on a log scale: "
+
+
 def _label(lo: int, hi: int) -> str:
     return str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
 
@@ -34,7 +38,7 @@ class BucketPlot(pg.PlotWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Bucket sizes plot")
+        describe(self, BUCKETS_SAID + "none yet", "Bucket sizes plot")
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -111,6 +115,7 @@ class BucketPlot(pg.PlotWidget):
             self.labels = []
             self.bars.setOpts(x=[], height=[])
             self._set_title("No bucket holds two documents")
+            describe(self, BUCKETS_SAID + "no bucket holds two documents")
             return
         edges = size_bins(int(sizes.max()))
         counts = np.histogram(sizes, bins=edges)[0]
@@ -128,3 +133,5 @@ class BucketPlot(pg.PlotWidget):
         self._set_title(
             f"{n} buckets of 2+ documents, largest {most}", f"{n} buckets, largest {most}", f"largest {most}"
         )
+        bars = "; ".join(f"{label}: {int(c):,}" for label, c in zip(self.labels, self.counts) if c)
+        describe(self, f"{BUCKETS_SAID}{n} buckets, largest {most} documents; buckets by documents held: {bars}")

@@ -18,6 +18,7 @@ from lshdesk.core.explore.figures import RateBins
 from lshdesk.core.params import Banding
 from lshdesk.core.scurve import probability
 from lshdesk.core.scurve import threshold as curve_threshold
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.plots.export import add_export_action, export_item
 from lshdesk.gui.plots.fit import fit_legend, show_title
 from lshdesk.gui.plots.scatter_fill import ScatterFill, UniformScatter
@@ -106,6 +107,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
         self.line.sigPositionChangeFinished.connect(lambda: self._line_moved(True))
         self._title = ""
+        self._say()
         self.build_legend()
         self.restyle()
         watch_palette(self, self.restyle)
@@ -181,10 +183,12 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self._title = f"{b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"  # short: fits a narrow plot
         show_title(self, self._title, plot_colors().text.name())
         self._shade()
+        self._say()
 
     def set_title(self, title: str) -> None:
         self._title = title
         show_title(self, title, plot_colors().text.name())
+        self._say()
 
     def _legend_entry(self, item, name: str) -> None:
         label = self.legend.getLabel(item)
@@ -200,6 +204,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.line.setValue(self.t)
         self._quiet = False
         self._shade()
+        self._say()
 
     def threshold_bounds(self, lo: float) -> None:
         """The lowest threshold the line can be dragged to (no signal: the line may be nudged to fit)."""
@@ -228,6 +233,20 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
             y = (1.02 + RUG * jit[idx]) if kind == KIND_CAUGHT else (-0.02 - RUG * jit[idx])
             items.append((self.scatter[kind], pairs.jaccard[idx], y, idx))
         self.filling.fill(items)  # 20,000 points at once held the window for ~55 ms
+        self._say()
+
+    def _say(self) -> None:
+        """What a screen reader says the plot shows: the scheme's curve, the threshold and the pairs drawn."""
+        kinds = self.pairs.kind
+        caught, missed = (int(np.count_nonzero(kinds == k)) for k in (KIND_CAUGHT, KIND_MISSED))
+        line = ", a line to drag" if self.line.movable else ""
+        shade = "; false positives shaded left of it, misses right of it" if self.fp_fill.isVisible() else ""
+        describe(
+            self,
+            f"The chance that a pair becomes a candidate against its {self.x_word} (0 to 1): {self._title or 'none'}."
+            f" The threshold at {self.t:.2f}{line}{shade}. Pairs drawn: {caught:,} caught along the top, {missed:,} "
+            f"missed at or above the threshold and {len(kinds) - caught - missed:,} others along the bottom",
+        )
 
     def set_bins(self, bins: RateBins | None) -> None:
         if bins is None:

@@ -91,7 +91,8 @@ class ContainmentMode:
         self.layer = ContainmentLayer(view.plot)
         self.slot = WorkerSlot(view)
         self.curves: ContainmentCurves | None = None
-        self._tips: dict[QWidget, str] = {}  # the tooltips of the Jaccard-only controls while they are disabled
+        self._tips: dict[QWidget, tuple[str, str]] = {}  # the Jaccard-only controls' tooltips and accessible
+        # descriptions while they are disabled (a screen reader says the reason too)
         self.panel.pickChanged.connect(self.draw)
         self.panel.hide()
 
@@ -105,10 +106,14 @@ class ContainmentMode:
             g.setEnabled(enabled)
             for w in (g, *g.findChildren(QWidget)):
                 if not enabled and w not in self._tips:
-                    self._tips[w] = w.toolTip()
+                    self._tips[w] = w.toolTip(), w.accessibleDescription()
                     w.setToolTip(JACCARD_ONLY)
+                    if w.accessibleDescription():
+                        w.setAccessibleDescription(f"{JACCARD_ONLY}. {w.accessibleDescription()}")
                 elif enabled and w in self._tips:
-                    w.setToolTip(self._tips.pop(w))
+                    tip, said = self._tips.pop(w)
+                    w.setToolTip(tip)
+                    w.setAccessibleDescription(said)
 
     def show_result(self, r: ScanResult) -> None:
         """Compute the curves of containment scan ``r`` (its candidates are all scored) and draw them."""

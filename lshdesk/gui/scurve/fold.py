@@ -29,6 +29,7 @@ class TablesFold(QObject):
         split.setCollapsible(1, True)
         button.setCheckable(True)
         button.setChecked(True)
+        self._tip(True)
         button.toggled.connect(self._toggled)
         split.splitterMoved.connect(lambda *_: self._sync_button())
         self._later = QTimer(self, singleShot=True, interval=0)  # once the layouts have settled (the plot's height)
@@ -73,6 +74,10 @@ class TablesFold(QObject):
         self.button.blockSignals(True)
         self.button.setChecked(shown)
         self.button.blockSignals(False)
+        self._tip(shown)
+
+    def _tip(self, shown: bool) -> None:
+        """The button's tooltip (a screen reader's description of it): what pressing it does now."""
         self.button.setToolTip(
             ("Fold" if shown else "Show")
             + " the missed pairs and the largest buckets below the plot (on a short window they fold by themselves, "

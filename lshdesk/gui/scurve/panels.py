@@ -22,7 +22,13 @@ from PySide6.QtWidgets import (
 from lshdesk.core.explore.figures import Figures
 from lshdesk.core.explore.tune import Goal
 from lshdesk.core.scurve import false_negative_area, false_positive_area, probability
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.theme import keep_style, muted
+
+RECALL_SAID = (
+    "The share of the pairs at or above the threshold to make candidates; the fewest candidates reaching it win"
+)
+CAP_SAID = "The most candidate pairs the scheme may make; within it, the highest recall at the threshold wins"
 
 
 class TunePanel(QGroupBox):
@@ -53,14 +59,14 @@ class TunePanel(QGroupBox):
         self.recall.setSingleStep(0.01)
         self.recall.setValue(0.95)
         self.recall.setPrefix("recall ≥ ")
-        self.recall.setAccessibleName("Recall to reach")
+        describe(self.recall, RECALL_SAID, "Recall to reach")
         self.cap = QSpinBox()
         self.cap.setRange(0, 2_000_000_000)
         self.cap.setSingleStep(1000)
         self.cap.setValue(10_000)
         self.cap.setPrefix("≤ ")
         self.cap.setSuffix(" candidates")
-        self.cap.setAccessibleName("Most candidates")
+        describe(self.cap, CAP_SAID, "Most candidates")
         self.param = QStackedWidget()
         for w in (self.fp_weight, self.recall, self.cap):
             self.param.addWidget(w)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.params import Banding
+from lshdesk.gui.accessible import describe, say_range
 from lshdesk.gui.theme import blend
 
 BAND_COLOURS = (QColor("#0072B2"), QColor("#56B4E9"))
@@ -67,6 +68,7 @@ def _slider_spin(lo: int, hi: int, tip: str) -> tuple[QSlider, QSpinBox]:
         w.setToolTip(tip)
         w.setSingleStep(1)
     slider.setPageStep(1)  # a click beside the handle or Page Up/Down moves by one, as the arrow keys do
+    describe(slider, tip)  # and its range, as k changes it
     slider.valueChanged.connect(spin.setValue)
     spin.valueChanged.connect(slider.setValue)
     return slider, spin
@@ -139,6 +141,8 @@ class SchemeControls(QGroupBox):
             w.blockSignals(True)
             w.setMaximum(k)
             w.blockSignals(False)
+        for slider in (self.b_slider, self.r_slider):
+            say_range(slider)  # its range changed quietly
         for c in self.compare:
             c.blockSignals(True)
             c.clear()

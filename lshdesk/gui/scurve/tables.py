@@ -11,17 +11,23 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView, QTabWidget
 
 from lshdesk.core.explore.figures import Figures
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 from lshdesk.gui.plots.bucket_plot import BucketPlot
 
 _FIT = QHeaderView.ResizeMode
+MISSED_SAID = (
+    "The pairs at or above the threshold that the scheme does not make candidates, with their similarity and the "
+    "most rows agreeing in one band; a row clicked shows its pair"
+)
+BUCKETS_SAID = "The largest buckets: their band, how many documents and which; a row clicked shows two of them"
 
 
-def _table(model: ArrayTableModel, name: str) -> QTableView:
+def _table(model: ArrayTableModel, name: str, description: str) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.setTabKeyNavigation(False)  # Tab leaves the table; the arrow keys move between cells
-    view.setAccessibleName(name)
+    describe(view, description, name)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -44,9 +50,9 @@ class ScurveTables(QTabWidget):
         self._names: list[str] = []
         self._filled: set[int] = set()  # the tabs showing ``figures``
         self.missed_model = ArrayTableModel(self)
-        self.missed_view = _table(self.missed_model, "Missed pairs")
+        self.missed_view = _table(self.missed_model, "Missed pairs", MISSED_SAID)
         self.bucket_model = ArrayTableModel(self)
-        self.bucket_view = _table(self.bucket_model, "Largest buckets")
+        self.bucket_view = _table(self.bucket_model, "Largest buckets", BUCKETS_SAID)
         self._modes = {  # names stretch, numbers fit
             self.missed_view: (_FIT.Stretch, _FIT.Stretch, _FIT.ResizeToContents, _FIT.ResizeToContents),
             self.bucket_view: (_FIT.ResizeToContents, _FIT.ResizeToContents, _FIT.Stretch),
@@ -57,8 +63,9 @@ class ScurveTables(QTabWidget):
         buckets.addWidget(self.bucket_plot)
         buckets.addWidget(self.bucket_view)
         buckets.setSizes([380, 420])
-        self.addTab(self.missed_view, "Missed pairs")
-        self.addTab(buckets, "Buckets")
+        self.setTabToolTip(self.addTab(self.missed_view, "Missed pairs"), MISSED_SAID)
+        self.setTabToolTip(self.addTab(buckets, "Buckets"), "The bucket sizes (a plot) and the largest buckets")
+        describe(self, "The scheme's missed pairs and its buckets, a tab each", "Missed pairs and buckets")
         self.missed_view.clicked.connect(self._missed_clicked)
         self.bucket_view.clicked.connect(self._bucket_clicked)
         self.currentChanged.connect(lambda _i: self._fill())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -26,6 +28,7 @@ from lshdesk.core.compare import PairFigures, pair_figures
 from lshdesk.core.humanize import plural, scheme_text
 from lshdesk.core.params import Banding
 from lshdesk.core.persistence.atomic import write_atomic
+from lshdesk.gui.accessible import describe
 from lshdesk.gui.file_actions import write_text
 from lshdesk.gui.signatures.export import signatures_csv, table_text
 from lshdesk.gui.signatures.figures_html import KEY_ROWS, names_html, pairs_html, spans
@@ -92,6 +95,7 @@ class SignatureGrid(QWidget):
         self._build_table()
         self._lay_out()
         self._connect()
+        self._describe_grid("No signatures to show.")
         watch_palette(self, self._restyle)
         self._sizes()
 
@@ -112,6 +116,7 @@ class SignatureGrid(QWidget):
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the selection (or the whole grid) as tab-separated text (Ctrl+C)")
         self.export_button = QPushButton("Export CSV…")
+        self.export_button.setToolTip("Save the grid as a CSV file: one row per document, one column per slot")
         self.wrapped = WrappedSignatures(self.model)
         self.wrapped_area = _Room()
         self.wrapped_area.setWidget(self.wrapped)
@@ -121,7 +126,12 @@ class SignatureGrid(QWidget):
         self.legend = QLabel(legend_html())
         self.legend.setWordWrap(True)
         self.panel = QTextBrowser()
-        self.panel.setAccessibleName("Pair figures")
+        describe(
+            self.panel,
+            "For each pair of rows: how many slots agree, the estimate of the similarity with its interval, the "
+            "exact Jaccard and the bands in which the pair shares a bucket",
+            "Pair figures",
+        )
         self.panel.setMinimumWidth(240)
 
     def _build_table(self) -> None:
@@ -267,6 +277,7 @@ class SignatureGrid(QWidget):
         n, k = m.rowCount(), m.k
         if not n:
             self.summary.setText("No signatures to show.")
+            self._describe_grid("No signatures to show.")
             self.panel.clear()
             return
         compared = m.compared
@@ -298,10 +309,18 @@ class SignatureGrid(QWidget):
                     else (f" · some of them share a bucket in {len(some)} bands")
                 )
         self.summary.setText(text)
+        self._describe_grid(text)
         if self.figures is not None:
             key = names_html(m.names) if n <= KEY_ROWS else ""
             names = None if n <= KEY_ROWS else m.names
             self.panel.setHtml(key + pairs_html(self.figures, self.jaccard, m.banding, compared, names))
+
+    def _describe_grid(self, summary: str) -> None:
+        """The grid and its wrapped lines say what they show: a row per document, a cell per slot, and the summary."""
+        said = "The signatures, a row per document and a cell per slot, agreeing slots marked: "
+        said += re.sub(r"<[^>]+>", "", summary)
+        describe(self.table, said)
+        describe(self.wrapped, said.replace("a cell per slot", "a cell per slot in lines of bands"))
 
     # --- copy and export --------------------------------------------------------------------------------------------
     def _selected_cells(self) -> tuple[list[int], list[int]]:

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
 
 from lshdesk.core.query.nearest import Nearest
+from lshdesk.gui.accessible import describe_buttons
 from lshdesk.gui.models.arraymodel import ArrayTableModel, Column
 from lshdesk.gui.widgets.result_tables import size_columns, table
 
@@ -33,6 +34,7 @@ class SimilarDialog(QDialog):
         self.table.setAccessibleName("Similar documents")
         self.table.setToolTip("Double-click a document to read it side by side with this one")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        describe_buttons(buttons, {QDialogButtonBox.StandardButton.Close: "Close the list of similar documents"})
         buttons.rejected.connect(self.close)
         lay = QVBoxLayout(self)
         lay.addWidget(self.heading)

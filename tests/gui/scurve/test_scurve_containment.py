@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from core_helpers import graded_excerpts, write_tree
 from PySide6.QtCore import QThread
+from PySide6.QtGui import QAccessible
 
 from lshdesk.core.params import ScanParams
 from lshdesk.core.persistence import export
@@ -66,6 +67,8 @@ def test_a_containment_scan_shows_its_size_class_curves_and_pairs(qtbot, view, s
     # the Jaccard-only controls are disabled and say why
     for w in (view.scheme.b_slider, view.scheme.r_spin, view.use_scheme.button, view.tune_panel.button):
         assert not w.isEnabled() and w.toolTip() == JACCARD_ONLY
+    for w in (view.scheme.b_slider, view.tune_panel.recall, view.tune_panel.button):  # a screen reader hears it too
+        assert QAccessible.queryAccessibleInterface(w).text(QAccessible.Text.Description).startswith(JACCARD_ONLY)
     assert not view.plot.line.movable and view.figures_panel.isHidden() and view.tables.isHidden()
     # one size-class pair: its guaranteed curve, its spread, and its pairs only
     pick = view.containment.panel.pick
@@ -83,5 +86,6 @@ def test_a_containment_scan_shows_its_size_class_curves_and_pairs(qtbot, view, s
     assert _bottom_label(view) == JACCARD_X and view.plot.curve.isVisible() and not layer.family.isVisible()
     for w in (view.scheme.b_slider, view.use_scheme.button, view.tune_panel.button):
         assert w.isEnabled() and w.toolTip() != JACCARD_ONLY
+        assert JACCARD_ONLY not in QAccessible.queryAccessibleInterface(w).text(QAccessible.Text.Description)
     assert view.plot.line.movable and view.figures_panel.isVisible() and view.containment.panel.isHidden()
     assert view.plot.legend.getLabel(view.plot.curve) is not None
