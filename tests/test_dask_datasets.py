@@ -5,7 +5,6 @@ row map; a bucket of the moto S3 server too; the outputs for a data pipeline mat
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
