@@ -4,7 +4,9 @@ The client lists the folders (names only), cuts the files into partitions and se
 which reads, shingles and signs it and keeps the shingle sets and signatures. Banding is a shuffle of
 ``(band, key, document)`` records, verification a join that brings each pair's two shingle sets together on one
 worker; the client receives per-document counts, the scored candidate pairs and nothing proportional to the
-corpus' text, then groups the verified pairs by union-find as the local engine does.
+corpus' text, then groups the verified pairs by union-find as the local engine does. Datasets (each row a
+document) are cut into parts from their metadata instead (``distributed.rows``), read and signed at the workers
+(``distributed.row_parts``); the rest of the graph is the same.
 """
 
 from __future__ import annotations

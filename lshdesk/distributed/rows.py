@@ -26,11 +26,10 @@ from lshdesk.core.corpus.listing import TEXT_EXTENSIONS, Skipped
 from lshdesk.core.corpus.sources import Storage, is_url
 from lshdesk.core.params import CorpusOptions
 from lshdesk.core.scan.pipeline import Documents
+from lshdesk.distributed.graph import MAX_PARTITION_FILES
 from lshdesk.distributed.row_parts import Piece, RowPart, RowSource, RowsSummary, open_binary
 
-PART_BYTES = (
-    256 << 20
-)  # bytes of file a part holds at most (unless one piece is larger): its shingle sets stay on a worker
+PART_BYTES = 64 << 20  # file bytes a part holds at most (unless one piece is more): its shingle sets stay on a worker
 MIN_PART_BYTES = 4 << 20  # ~0.2 s of reading and signing: smaller parts cost more in scheduling than they spread
 PARTS_PER_THREAD = 2  # as folders' partitions (graph.PARTITIONS_PER_THREAD)
 _NEUTRAL = (".csv", ".tsv", ".json")  # as datasets.is_dataset_root: rows in a dataset, documents in a folder
@@ -114,7 +113,7 @@ def pieces_of(f: DataFile, target: int, storage: Storage) -> tuple[list[tuple[Pi
     (Parquet, Arrow IPC file) or its size (uncompressed JSON Lines), else whole; and its rows where the metadata
     tells them. A file whose metadata cannot be read is one piece: its task says what is wrong, as locally."""
     fmt, compression = datasets.format_of(f.path) or ("", None)
-    n = max(1, math.ceil(f.size / max(target, 1)))
+    n = max(1, math.ceil(f.size / max(target, 1)))  # Parquet: and no part over MAX_PARTITION_FILES rows
     whole = [(Piece(f.path, "whole", size=f.size), f.size)]
     if compression is not None or fmt in ("csv", "tsv") or (n == 1 and fmt != "parquet"):
         return whole, None
@@ -135,6 +134,7 @@ def pieces_of(f: DataFile, target: int, storage: Storage) -> tuple[list[tuple[Pi
                 kind, rows = "batches", None
     except (pa.ArrowException, OSError, ValueError):  # the stream format, or a file the worker will say is broken
         return whole, None
+    n = max(n, math.ceil((rows or 0) / MAX_PARTITION_FILES))
     if n == 1:
         return whole, rows
     cuts = _even_cuts(weights, n)
