@@ -16,6 +16,7 @@ import math
 import os
 import posixpath
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ from lshdesk.distributed.row_parts import Piece, RowPart, RowSource, RowsSummary
 
 PART_BYTES = 64 << 20  # file bytes a part holds at most (unless one piece is more): its shingle sets stay on a worker
 MIN_PART_BYTES = 4 << 20  # ~0.2 s of reading and signing: smaller parts cost more in scheduling than they spread
+FOOTERS = 16  # files whose metadata is read at once (one or two requests each in a bucket)
 PARTS_PER_THREAD = 2  # as folders' partitions (graph.PARTITIONS_PER_THREAD)
 _NEUTRAL = (".csv", ".tsv", ".json")  # as datasets.is_dataset_root: rows in a dataset, documents in a folder
 _SKIP = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"})
@@ -164,8 +166,9 @@ def plan(
     parts: list[RowPart] = []
     held: list[Piece] = []
     held_bytes, rows, known = 0, 0, True
-    for f in files:
-        pieces, n = pieces_of(f, target, storage)
+    with ThreadPoolExecutor(FOOTERS, thread_name_prefix="lshdesk-footers") as pool:  # a bucket: latency-bound
+        cut = list(pool.map(lambda f: pieces_of(f, target, storage), files))
+    for pieces, n in cut:
         rows, known = rows + (n or 0), known and n is not None
         for p, share in pieces:
             if held and held_bytes + share > target:
