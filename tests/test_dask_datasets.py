@@ -183,3 +183,21 @@ def test_parts_cover_every_row_once_wherever_a_json_lines_file_is_cut(tmp_path):
             src = row_parts.RowSource(str(path), piece)
             got += [t for b in src.record_batches(["text"], "text") for t in b.column(0).to_pylist()]
         assert got == [f"row {i} " + "x" * (i % 17) for i in range(200)], step
+
+
+def test_cancel_stops_a_dataset_scan_and_frees_the_workers(client, data):
+    import threading
+
+    from lshdesk.core.errors import ScanCancelled
+    from lshdesk.distributed import scan as dask_scan
+
+    cancel = threading.Event()
+    params = ScanParams(corpus=CorpusOptions(text_column="content"))
+    stages = []
+    with pytest.raises(ScanCancelled):
+        for p in dask_scan([str(data[2])], params, cancel, client=client, part_bytes=PART):
+            stages.append(p.stage)
+            if p.stage == "reading":
+                cancel.set()
+    assert stages[-1] == "reading" and "banding" not in stages
+    assert _wait_forgotten(client) == []
