@@ -158,13 +158,23 @@ def test_the_outputs_for_a_data_pipeline_are_the_local_engines(client, data, cap
     outs = {}
     for engine in ("local", "dask"):
         c, d = tmp_path / f"{engine}-clusters.parquet", tmp_path / f"{engine}-dedup.jsonl"
+        scheme = tmp_path / f"{engine}-scheme.json"
         args = ["scan", str(shards), "--text-column", "content", "-t", "0.6", "-q", "--no-cache"]
-        args += ["--clusters", str(c), "--write-deduplicated", str(d), "--keep", "longest"]
+        args += [
+            "--clusters",
+            str(c),
+            "--write-deduplicated",
+            str(d),
+            "--keep",
+            "longest",
+            "--export-scheme",
+            str(scheme),
+        ]
         if engine == "dask":
             args += ["--engine", "dask", "--scheduler", client.scheduler.address]
         code, out, err = call(capsys, *args)
         assert code == 0, err
-        outs[engine] = (out, pq.read_table(c).to_pylist(), d.read_text(encoding="utf-8"))
+        outs[engine] = (out, pq.read_table(c).to_pylist(), d.read_text(encoding="utf-8"), scheme.read_text())
     assert outs["dask"] == outs["local"]
     clusters = outs["local"][1]
     # sub/more.jsonl repeats the 300 texts of the Parquet files: one of each pair of copies (297 texts) goes, at least
