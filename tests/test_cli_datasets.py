@@ -148,16 +148,7 @@ def test_refusals_are_one_line(data, capsys, tmp_path):
     assert code == 2 and "name a .parquet or .jsonl file" in err
     code, _, err = call(capsys, "scan", str(formats["parquet"]), "--keep", "biggest")
     assert code == 2 and "first, longest, max:COLUMN or min:COLUMN" in err
-    code, _, err = call(capsys, "scan", str(formats["parquet"]), "--engine", "dask", "--text-column", "content")
-    assert code == 2 and "on this machine" in err
+    code, _, err = call(capsys, "scan", "s3://bucket/d.parquet", "--text-column", "content")
+    assert code == 2 and "read by the Dask engine's workers: add --engine dask" in err and err.count("\n") == 1
     code, _, err = call(capsys, "scan", str(formats["parquet"]))
     assert code != 0 and "no column 'text'" in err and err.count("\n") == 1
-
-
-def test_the_dask_engine_refuses_datasets_where_the_window_asks_for_it(data):
-    from lshdesk.core.errors import ParamError
-    from lshdesk.core.params import ScanParams
-    from lshdesk.distributed.engines import make_scan
-
-    with pytest.raises(ParamError, match="datasets are scanned on this machine"):
-        make_scan("dask", [str(data[1]["parquet"])], ScanParams())

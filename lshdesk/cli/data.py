@@ -65,20 +65,22 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
 
 def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str | None:
     """Why a scan with these dataset options cannot start, or None."""
-    from lshdesk.core.corpus.datasets import is_dataset_root
+    from lshdesk.core.corpus.datasets import format_of, is_dataset_root
+    from lshdesk.core.corpus.sources import is_url
 
-    rows = [is_dataset_root(p) for p in paths]
+    # a URL is a dataset when it names a dataset file; a URL folder is told when the Dask engine lists it
+    rows = [format_of(p) is not None if is_url(p) else is_dataset_root(p) for p in paths]
+    if any(rows) and engine == "local" and any(is_url(p) for p, r in zip(paths, rows) if r):
+        return "datasets in object storage are read by the Dask engine's workers: add --engine dask"
     asked = [f"--{o.replace('_', '-')}" for o in ("text_column", "id_column", "keep", DATA_OUTPUTS[0], DATA_OUTPUTS[1])]
     asked = [o for o in asked if getattr(args, o[2:].replace("-", "_")) is not None]
-    if any(rows) and not all(rows):
+    if any(rows) and not all(r or is_url(p) for p, r in zip(paths, rows)):
         return (
             "scan dataset files or folders of documents, not both: "
-            + ", ".join(p for p, r in zip(paths, rows) if not r)
+            + ", ".join(p for p, r in zip(paths, rows) if not r and not is_url(p))
             + " holds documents"
         )
-    if any(rows) and engine != "local":
-        return "datasets are scanned on this machine: leave out --engine dask"
-    if asked and not any(rows):
+    if asked and not any(rows) and not any(map(is_url, paths)):
         return f"{asked[0]} is for datasets (Parquet, JSON Lines, CSV/TSV or Arrow files): none among the paths"
     inputs = {os.path.realpath(p) for p in paths}
     for o in DATA_OUTPUTS:

@@ -4,7 +4,9 @@ The client lists the folders (names only), cuts the files into partitions and se
 which reads, shingles and signs it and keeps the shingle sets and signatures. Banding is a shuffle of
 ``(band, key, document)`` records, verification a join that brings each pair's two shingle sets together on one
 worker; the client receives per-document counts, the scored candidate pairs and nothing proportional to the
-corpus' text, then groups the verified pairs by union-find as the local engine does.
+corpus' text, then groups the verified pairs by union-find as the local engine does. Datasets (each row a
+document) are cut into parts from their metadata instead (``distributed.rows``), read and signed at the workers
+(``distributed.row_parts``); the rest of the graph is the same.
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, groups
+from lshdesk.core.corpus.datasets import DatasetRows
 from lshdesk.core.corpus.listing import Skipped, SourceFile, in_walk_order
 from lshdesk.core.corpus.sources import is_url, walk
 from lshdesk.core.lsh import Candidates
@@ -31,7 +34,7 @@ from lshdesk.core.scan.scheme import choose_on_sample, sample_docs
 from lshdesk.core.scan.stages import Found
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
-from lshdesk.distributed import tasks
+from lshdesk.distributed import row_parts, rows, tasks
 from lshdesk.distributed.cluster import CONNECT_TIMEOUT, ClusterError, connect, progress_sink, report_progress
 from lshdesk.distributed.graph import Graph, plan_partitions
 from lshdesk.distributed.listing import on_workers
@@ -52,6 +55,7 @@ def scan(
     gather: bool = True,
     partition_files: int | None = None,
     timeout: float | None = None,
+    part_bytes: int | None = None,
 ) -> Generator[Progress, None, ScanResult]:
     """``pipeline.scan`` on a Dask cluster: the scheduler at ``address``, the given ``client``, or a LocalCluster.
 
@@ -59,13 +63,16 @@ def scan(
     GUI's side by side needs them). ``gather=False`` leaves them on the workers: ``signatures`` is then an
     ``(n_docs, 0)`` array and ``shingles`` holds counts only (``ids`` empty), enough for ``core.export``.
     ``timeout``: seconds the scheduler at ``address`` has to answer (default ``cluster.CONNECT_TIMEOUT``).
+    Dataset roots (each row a document, ``distributed.rows``) are cut into parts of about ``part_bytes`` (default:
+    a few per worker thread), folders into partitions of ``partition_files`` files.
     """
     t0 = time.perf_counter()
     yield Progress("connecting", 0, 0, 0.0)
     with connect(address, client=client, n_workers=n_workers, timeout=timeout or CONNECT_TIMEOUT) as cl:
         graph = Graph(cl, cancel, t0)
         try:
-            return (yield from _scan(graph, list(roots), params, tuple(reference), gather, partition_files))
+            cut = (partition_files, part_bytes)
+            return (yield from _scan(graph, list(roots), params, tuple(reference), gather, cut))
         finally:
             graph.release()
 
@@ -76,15 +83,25 @@ def _scan(
     params: ScanParams,
     reference: tuple[int, ...],
     gather: bool,
-    partition_files: int | None,
+    cut: tuple[int | None, int | None],
 ) -> Generator[Progress, None, ScanResult]:
+    partition_files, part_bytes = cut
     stage_t: dict[str, float] = {"connecting": g.elapsed()}
-    files, skipped, skipped_at = yield from _list(g, roots, params)
-    stage_t["listing"] = g.elapsed() - sum(stage_t.values())
-    parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
-    signed, summaries = yield from _sign(g, files, parts, params)
-    stage_t["reading"] = g.elapsed() - sum(stage_t.values())
-    docs, bounds, read_skips = _documents(files, parts, summaries)
+    data = rows.dataset_files(roots, params.corpus.storage_options)  # None: folders of documents
+    if data is not None:
+        signed, summaries, docs, bounds, skipped_all, dataset = yield from _sign_rows(
+            g, roots, data, params, part_bytes
+        )
+        stage_t["reading"] = g.elapsed() - sum(stage_t.values())
+    else:
+        files, skipped, skipped_at = yield from _list(g, roots, params)
+        stage_t["listing"] = g.elapsed() - sum(stage_t.values())
+        parts = plan_partitions(len(files), sum(g.client.nthreads().values()) or 1, partition_files)
+        signed, summaries = yield from _sign(g, files, parts, params)
+        stage_t["reading"] = g.elapsed() - sum(stage_t.values())
+        docs, bounds, read_skips = _documents(files, parts, summaries)
+        skipped_all = in_walk_order(skipped, skipped_at, [s for _, s in read_skips], [i for i, _ in read_skips])
+        dataset = None
     n = len(docs)
     banding, note = _scheme(g, signed, bounds, docs, params, reference)
     yield Progress("banding", 0, n, g.elapsed(), "documents")
@@ -108,10 +125,11 @@ def _scan(
         roots=tuple(roots),
         params=params,
         docs=docs,
-        skipped=in_walk_order(skipped, skipped_at, [s for _, s in read_skips], [i for i, _ in read_skips]),
+        skipped=skipped_all,
         signatures=sigs,
         shingles=shingles,
         reference=reference,
+        dataset=dataset,
     )
     found = Found(candidates=scored, pairs=pairs, groups=comps, group_min=group_min)
     return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t, scheme_note=note)
@@ -166,28 +184,51 @@ def _sign(
     """Each partition read, shingled and signed on a worker (kept there), and its summary brought back."""
     if files and not is_url(files[0].path):  # objects in storage: each worker reads them from the store itself
         _check_visible(g.client, files[0].path)
-    with progress_sink(g.client, g.tag, len(parts)) as files_read:  # per partition, from the workers, batch by batch
-        signed = [
-            g.submit(
-                "sign", tasks.sign_part, tasks.FileSlice.of(files[a:b], a), params, partial(report_progress, g.tag, p)
-            )
-            for p, (a, b) in enumerate(parts)
-        ]
-        small = [g.submit("summary", tasks.summary, s) for s in signed]
+    work = [tasks.FileSlice.of(files[a:b], a) for a, b in parts]
+    sizes = [b - a for a, b in parts]
+    return (yield from _sign_parts(g, tasks.sign_part, tasks.summary, work, sizes, len(files), params))
+
+
+def _sign_parts(
+    g: Graph, sign: Callable, summary: Callable, work: list, sizes: list[int], total: int, params: ScanParams
+) -> Generator[Progress, None, tuple[list[Future], list[Any]]]:
+    """``sign(part, params, report)`` for each part on a worker (its result kept there), ``summary`` of it brought
+    back; progress in the parts' own unit (files, or rows: ``sizes[i] < 0`` where a part's are not known)."""
+    unit = "files" if sign is tasks.sign_part else "rows"
+    with progress_sink(g.client, g.tag, len(work)) as done:  # per partition, from the workers, batch by batch
+        signed = [g.submit("sign", sign, w, params, partial(report_progress, g.tag, p)) for p, w in enumerate(work)]
+        small = [g.submit("summary", summary, s) for s in signed]
         shown = [0]
 
         def read(finished: list[int]) -> Progress:
             for i in finished:
-                files_read[i] = parts[i][1] - parts[i][0]
-            shown[0] = sum(files_read)
-            return Progress("reading", shown[0], len(files), g.elapsed())
+                done[i] = max(done[i], sizes[i])
+            shown[0] = sum(done)
+            return Progress("reading", shown[0], max(total, shown[0]), g.elapsed(), unit=unit)
 
         def poll() -> Progress | None:
-            return read([]) if sum(files_read) > shown[0] else None
+            return read([]) if sum(done) > shown[0] else None
 
-        yield Progress("reading", 0, len(files), g.elapsed())
+        yield Progress("reading", 0, total, g.elapsed(), unit=unit)
         yield from g.watch(small, read, poll)
     return signed, g.client.gather(small)
+
+
+def _sign_rows(
+    g: Graph, roots: list[str], files: list[rows.DataFile], params: ScanParams, part_bytes: int | None
+) -> Generator[Progress, None, tuple[list[Future], list[Any], Documents, np.ndarray, list[Skipped], DatasetRows]]:
+    """A dataset's parts (planned here from metadata) read and signed on the workers, the rows named here."""
+    rows.check_found(roots, files)
+    storage = params.corpus.storage_options
+    if not is_url(files[0].path):
+        _check_visible(g.client, files[0].path)
+    parts, total = rows.plan(files, sum(g.client.nthreads().values()) or 1, storage, part_bytes)
+    signed, sums = yield from _sign_parts(
+        g, row_parts.sign_rows, row_parts.rows_summary, parts, [-1] * len(parts), total, params
+    )
+    docs, bounds, skipped, dataset = rows.documents(roots, files, parts, sums, params.corpus)
+    yield Progress("reading", dataset.n_rows, dataset.n_rows, g.elapsed(), unit="rows")
+    return signed, sums, docs, bounds, skipped, dataset
 
 
 def _documents(

@@ -39,13 +39,9 @@ def make_scan(
             return containment_scan(roots, params, cancel, reference)
         return cached_scan(roots, params, cancel, reference, cache_path, containment_scan)
     if engine == "dask":
-        from lshdesk.core.corpus.datasets import is_dataset_root
         from lshdesk.distributed.engine import scan as dask_scan
 
-        if any(is_dataset_root(r) for r in roots):  # each row a document: read here (core.corpus.datasets)
-            raise ParamError("datasets are scanned on this machine: choose the local engine")
-
-        return dask_scan(
+        return dask_scan(  # datasets too: their parts read at the workers (distributed.rows)
             roots, params, cancel, reference, address=address or None, gather=gather, timeout=connect_timeout
         )
     if engine != "local":

@@ -138,6 +138,8 @@ def _input(path: str, compression: str | None) -> Any:
 def _record_batches(path: str, columns: Sequence[str] | None, text_column: str | None) -> Iterator[Any]:
     """The file's record batches, as pyarrow reads them (``columns``: those wanted, where the format can choose;
     None: all); ``text_column`` is read as text where the format guesses types (JSON, CSV)."""
+    if hasattr(path, "record_batches"):  # a part of a file, read where it lies (distributed.row_parts)
+        return (yield from path.record_batches(columns, text_column))
     pa = pyarrow()
     fmt, compression = format_of(path) or ("", None)
     if fmt == "parquet":

@@ -184,7 +184,19 @@ class _Reading:
             n_tokens=shingles.n_tokens,
             mtime=mtimes[fidx],
         )
-        return RowsRead(docs, self.skipped, sigs, shingles, dataset, seconds)
+        return RowsRead(docs, in_row_order(self.skipped, dataset.files), sigs, shingles, dataset, seconds)
+
+
+def in_row_order(skipped: list[Skipped], files: Sequence[str]) -> list[Skipped]:
+    """The rows skipped, in row order (a slice names its rows with no text before its rows with no words): an
+    order any cut of the files into slices or parts gives (the Dask engine's is another)."""
+    at = {f: i for i, f in enumerate(files)}
+
+    def key(s: Skipped) -> tuple[int, int]:
+        ref = datasets.parse_row_ref(s.path)
+        return (at.get(ref[0], -1), ref[1]) if ref is not None else (-1, 0)
+
+    return sorted(skipped, key=key)
 
 
 CHUNK = 65536  # rows named at a time: no list of a million row numbers beside the names
