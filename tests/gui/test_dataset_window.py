@@ -65,6 +65,14 @@ def test_results_side_by_side_signatures_and_the_s_curve_work_on_rows(qtbot, row
     assert view.figures.n_docs == len(r.docs) and view.figures.n_verified == len(r.pairs)
 
 
+def test_the_corpus_panel_names_datasets_and_folders_again_when_only_folders_are_left(qtbot, rows, tmp_path):
+    window, _, path = rows
+    caption = window.corpus_panel.caption.text()
+    assert caption.startswith("Datasets and folders") and "row" in caption
+    window.folders.open([str(tmp_path)], scan_now=False)
+    assert window.corpus_panel.caption.text().startswith("Folders to compare")
+
+
 def test_a_rows_menus_say_it_is_a_row_and_never_open_the_dataset_as_it(qtbot, rows):
     window, _, path = rows
     view = window.results.pairs

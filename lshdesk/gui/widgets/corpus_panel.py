@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from lshdesk.core.corpus.datasets import format_of
 from lshdesk.core.corpus.skipped_words import read_counts, tool_folders
 from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
@@ -14,6 +15,8 @@ NO_FOLDER = "No folder yet: File > Open folder (Ctrl+O) or drop one here."
 NOT_SCANNED = "Not scanned yet: press Scan (F5)."
 SCANNING = "Scanning… (its progress shows above the results)"
 READ_TOOLS = "read-tool-folders"  # the summary's link that reads the tool folders left out
+FOLDERS_CAPTION = "Folders to compare (tick a <b>reference</b> folder):"
+DATASETS_CAPTION = "Datasets and folders (each row of a dataset a document):"
 
 
 class CorpusPanel(QWidget):
@@ -33,7 +36,8 @@ class CorpusPanel(QWidget):
             "reference folder and one in another folder are reported (new work checked against known sources, "
             "as plagiarism checkers do); pairs inside the same side are not."
         )
-        self.caption = QLabel("Folders to compare (tick a <b>reference</b> folder):")
+        self.caption = QLabel(FOLDERS_CAPTION)
+        self.caption.setWordWrap(True)
         self.caption.setToolTip(self.list.toolTip())
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
@@ -83,6 +87,8 @@ class CorpusPanel(QWidget):
             item.setText(f"{folder}  (reference)" if ref else folder)
             item.setCheckState(Qt.CheckState.Checked if ref else Qt.CheckState.Unchecked)
         self.list.blockSignals(False)
+        rows = any(format_of(f) is not None for f in folders)  # by the name alone: no look at the disk
+        self.caption.setText(DATASETS_CAPTION if rows else FOLDERS_CAPTION)
         self.remove_button.setEnabled(bool(folders))
         self.hint.setVisible(folders == [sample_corpus()])
         if self.state.result is None:  # a listed folder is never "no folder yet" (while the sample loads, too)
