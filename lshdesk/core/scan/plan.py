@@ -87,9 +87,12 @@ class Draw:
         return p
 
 
-def total(draw: Draw, left: npt.NDArray, right: npt.NDArray, w: npt.NDArray | None = None) -> tuple[float, float]:
+def total(
+    draw: Draw, left: npt.NDArray, right: npt.NDArray, w: npt.NDArray | None = None, clamp: bool = True
+) -> tuple[float, float]:
     """(the whole's estimated sum over pairs, its variance) from the sample's pairs (``left``, ``right``: sampled
-    documents; ``w``: each pair's value, 1 if None), by the Horvitz-Thompson estimator (module docstring)."""
+    documents; ``w``: each pair's value, 1 if None), by the Horvitz-Thompson estimator (module docstring). The
+    variance estimate is unbiased but can fall below 0 (``clamp``: then it is 0)."""
     w = np.ones(len(left)) if w is None else np.asarray(w, dtype=np.float64)
     if not len(w):
         return 0.0, 0.0
@@ -100,7 +103,7 @@ def total(draw: Draw, left: npt.NDArray, right: npt.NDArray, w: npt.NDArray | No
     a0 = (s * s - q) / 2 - a1  # disjoint pairs of pairs
     p2, p3, p4 = (draw.chance(r) for r in (2, 3, 4))
     var = q / p2 * (p2 - p2 * p2) + 2 * a1 / p3 * (p3 - p2 * p2) + 2 * a0 / p4 * (p4 - p2 * p2)
-    return s / p2, max(0.0, var) / (p2 * p2)
+    return s / p2, (max(0.0, var) if clamp else var) / (p2 * p2)
 
 
 def interval(
