@@ -63,9 +63,19 @@ class Interval:
         return self.low <= x <= self.high
 
     def words(self, unit: str = "") -> str:
-        """'1.2 M (1.1 M-1.3 M)' (with seconds as ``unit``, times)."""
-        f = human_seconds if unit == "s" else human_count
-        return f"{f(self.value)} ({f(self.low)}–{f(self.high)})"
+        """'1.2 M (1.1 M–1.3 M)'; with ``unit`` "s", times ('3.4 s (3.1–3.8 s)'); "%", shares."""
+        if unit == "%":
+            return "n/a" if math.isnan(self.value) else f"{self.value:.2%} ({self.low:.2%}–{self.high:.2%})"
+        if unit == "s":
+            return f"{seconds_text(self.value)} ({seconds_text(self.low)}–{seconds_text(self.high)})"
+        return f"{human_count(self.value)} ({human_count(self.low)}–{human_count(self.high)})"
+
+
+def seconds_text(s: float) -> str:
+    """A predicted time to two figures: '0.034 s', '3.4 s', '42 s', then minutes and hours."""
+    if s >= 60:
+        return human_seconds(s)
+    return f"{s:.2g} s" if s >= 0.001 else "< 0.001 s"
 
 
 @dataclass(frozen=True)
