@@ -163,6 +163,38 @@ def sample_draw(corpus: SignedCorpus) -> Draw:
     return Draw(max(2, len(corpus.docs)), max(2, len(corpus.docs)))
 
 
+@dataclass(frozen=True)
+class Prediction:
+    """A scheme's candidates on the whole dataset, their verification and the pairs they report."""
+
+    candidates: Interval  # candidate pairs
+    ids: Interval  # shingle ids their exact comparisons read (both sets of each candidate)
+    seconds: Interval  # verification time by the cost model (ids x SECONDS_PER_ID on THREADS threads)
+    verified: Interval  # candidates at or above the threshold: the pairs the scan reports
+
+
+def predict(
+    draw: Draw,
+    counts: npt.NDArray,
+    left: npt.NDArray,
+    right: npt.NDArray,
+    jaccard: npt.NDArray,
+    threshold: float,
+) -> Prediction:
+    """The whole dataset's figures from the sample's candidates (documents ``left``, ``right``, their exact
+    ``jaccard``; ``counts``: each sampled document's shingles), as the explorer has them."""
+    counts = np.asarray(counts, dtype=np.float64)
+    ids = counts[left] + counts[right]
+    ok = jaccard >= threshold - EPS
+    id_total = interval(draw, left, right, ids, 2 * float(counts.mean()) if len(counts) else 0.0)
+    return Prediction(
+        interval(draw, left, right),
+        id_total,
+        id_total.scaled(SECONDS_PER_ID / THREADS),
+        interval(draw, left[ok], right[ok]),
+    )
+
+
 def plan_scheme(
     sigs: npt.NDArray,
     shingles: ShingleBatch,
@@ -175,21 +207,18 @@ def plan_scheme(
     pairs at the threshold, ``scheme.true_pairs``)."""
     c = candidate_pairs(sigs, banding)
     left, right = c.left, c.right
-    counts = shingles.counts().astype(np.float64)
-    ids = counts[left] + counts[right]
+    counts = shingles.counts()
     inter = probe_intersection_sizes(shingles.ids, shingles.offsets, left, right)
-    union = ids - inter
+    union = (counts[left] + counts[right] - inter).astype(np.float64)
     j = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
-    ok = j >= threshold - EPS
-    unit = 2 * float(counts.mean()) if len(counts) else 0.0
-    id_total = interval(draw, left, right, ids, unit)
+    got = predict(draw, counts, left, right, j, threshold)
     tl, tr, tj = truth
     return SchemePlan(
         banding,
-        interval(draw, left, right),
-        id_total,
-        id_total.scaled(SECONDS_PER_ID / THREADS),
-        interval(draw, left[ok], right[ok]),
+        got.candidates,
+        got.ids,
+        got.seconds,
+        got.verified,
         recall_interval(draw, tl, tr, caught(sigs, banding, tl, tr)),
         float(probability(tj, banding.bands, banding.rows).mean()) if len(tj) else float("nan"),
         len(left),
