@@ -8,6 +8,7 @@ pairs they report, each with its 95 % interval, from the figures of the sample t
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
@@ -31,7 +32,7 @@ class PlanLabel(QLabel):
         )
         self.setAccessibleName("Whole dataset, predicted from the sample")
         self.draw: Draw | None = None
-        self.counts = None
+        self.counts: np.ndarray | None = None
         self.setVisible(False)
 
     def set_result(self, result: ScanResult | None) -> None:

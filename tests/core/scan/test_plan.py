@@ -134,3 +134,13 @@ def test_the_plan_of_a_sampled_scan_lists_the_automatic_scheme_and_its_neighbour
         assert x.seconds.value == pytest.approx(x.ids.value * 1.5e-9 / 2)
     everyone = true_pairs(whole.signatures, whole.shingles, T, pool_banding(T, 64))[0]
     assert p.positives.covers(len(everyone)) and p.true_pairs < len(everyone)
+
+
+def test_sessions_keep_a_samples_rows_and_seed():
+    from lshdesk.core.persistence.session import params_from_json, params_to_json
+
+    p = ScanParams(corpus=CorpusOptions(sample_rows=50_000, sample_seed=9))
+    assert params_from_json(params_to_json(p)) == p
+    older = params_to_json(ScanParams())
+    del older["corpus"]["sample_rows"], older["corpus"]["sample_seed"]  # written before samples
+    assert params_from_json(older).corpus.sample_rows is None
