@@ -13,8 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from lshdesk.core.explore.figures import Figures
+from lshdesk.core.humanize import human_count
 from lshdesk.core.scan.pipeline import ScanResult
-from lshdesk.core.scan.plan import Draw, predict, sample_draw
+from lshdesk.core.scan.plan import Draw, predict, sample_draw, seconds_text
 
 
 class PlanLabel(QLabel):
@@ -49,6 +50,7 @@ class PlanLabel(QLabel):
         p = predict(self.draw, self.counts, f.left, f.right, f.jaccard, f.threshold)
         d = self.draw
         self.setText(
-            f"<b>Whole dataset</b>, {d.N:,} rows, from {d.n:,} drawn: ≈ {p.candidates.words()} candidates; verifying ≈ "
-            f"{p.ids.words()} ids, ~{p.seconds.words('s')}; ≈ {p.verified.words()} pairs ≥ {f.threshold:.2f}"
+            f"<b>Whole dataset</b> ({d.N:,} rows, {d.n:,} drawn): ≈ {p.candidates.words()} candidates, verifying "
+            f"≈ {human_count(p.ids.value)} ids in ~{seconds_text(p.seconds.value)}; ≈ {p.verified.words()} pairs "
+            f"≥ {f.threshold:.2f}"
         )

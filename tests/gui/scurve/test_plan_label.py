@@ -62,7 +62,7 @@ def test_the_scurve_view_predicts_the_whole_dataset_as_the_sliders_move(qtbot, w
     v = window.scurve_view
     label = v.plan
     qtbot.waitUntil(lambda: v.figures is not None and v.workers.idle(), timeout=20000)
-    assert not label.isHidden() and "1,500 rows, from 400 drawn" in label.text()
+    assert not label.isHidden() and "(1,500 rows, 400 drawn)" in label.text()
 
     def expected() -> str:
         f = v.figures
