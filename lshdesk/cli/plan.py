@@ -40,7 +40,7 @@ def add_plan_parser(
         "plan",
         help="plan a dataset's scan on a random sample of its rows",
         description="Predict, from a uniform random sample of a dataset's rows, each scheme's candidate pairs, "
-        "verification cost and pairs at the threshold on the whole dataset (95 %% intervals), and its recall on "
+        "verification cost and pairs at the threshold on the whole dataset (95 % intervals), and its recall on "
         "the sample's pairs: the automatic scheme, its neighbours by rows, the S-curve optimum and any --scheme.",
     )
     p.add_argument("paths", nargs=1, metavar="DATASET", help="a Parquet, JSON Lines, CSV/TSV or Arrow file or folder")
