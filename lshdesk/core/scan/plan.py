@@ -27,6 +27,7 @@ delta method), beside the S-curve's expectation over the same pairs.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -38,7 +39,7 @@ from lshdesk.core.humanize import human_count, human_seconds
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding
-from lshdesk.core.scan.estimate import THREADS
+from lshdesk.core.scan.estimate import THREADS, TIMED_PAIRS
 from lshdesk.core.scan.pipeline import SignedCorpus, whole_documents
 from lshdesk.core.scan.scheme import SECONDS_PER_ID, choose_scheme, pool_banding, true_pairs
 from lshdesk.core.scurve import probability, scan_banding
@@ -137,6 +138,7 @@ class SchemePlan:
     ids: Interval  # shingle ids their exact comparisons read (both sets of each candidate)
     seconds: Interval  # verification time by the cost model (ids x SECONDS_PER_ID on THREADS threads)
     verified: Interval  # candidates at or above the threshold: the pairs the scan reports
+    timed: Interval  # verification time from the probe timed on the sample's candidates (as ``scan.estimate`` times)
     recall: Interval  # measured on the sample's pairs at the threshold (nan: the sample holds none)
     expected_recall: float  # the S-curve's mean over those pairs
     sample_candidates: int
@@ -219,10 +221,22 @@ def plan_scheme(
         got.ids,
         got.seconds,
         got.verified,
+        got.candidates.scaled(per_pair_seconds(shingles, left, right) / THREADS),
         recall_interval(draw, tl, tr, caught(sigs, banding, tl, tr)),
         float(probability(tj, banding.bands, banding.rows).mean()) if len(tj) else float("nan"),
         len(left),
     )
+
+
+def per_pair_seconds(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray, seed: int = 0) -> float:
+    """Seconds one exact comparison takes here, timed on up to ``TIMED_PAIRS`` of the candidates (one thread): the
+    cost model counts ids only, and a candidate's own cost (finding its two sets) dominates with small sets."""
+    if not len(left):
+        return 0.0
+    pick = np.random.default_rng(seed).choice(len(left), min(len(left), TIMED_PAIRS), replace=False)
+    t0 = time.perf_counter()
+    probe_intersection_sizes(shingles.ids, shingles.offsets, left[pick], right[pick])
+    return (time.perf_counter() - t0) / len(pick)
 
 
 def caught(sigs: npt.NDArray, banding: Banding, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.bool_]:
