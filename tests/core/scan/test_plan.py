@@ -144,3 +144,20 @@ def test_sessions_keep_a_samples_rows_and_seed():
     older = params_to_json(ScanParams())
     del older["corpus"]["sample_rows"], older["corpus"]["sample_seed"]  # written before samples
     assert params_from_json(older).corpus.sample_rows is None
+
+
+def test_slices_of_a_sample_skip_rows_without_text_as_the_whole_scan_does(tmp_path, monkeypatch):
+    from lshdesk.core.scan import sample_stage
+
+    monkeypatch.setattr(sample_stage, "SLICE_ROWS", 7)  # many slices, some cut by their bytes
+    monkeypatch.setattr(sample_stage, "SLICE_BYTES", 600)
+    texts = clustered_texts(120, seed=1)
+    texts[5], texts[40], texts[41] = None, "", "!!! ???"
+    path = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"text": texts}), path, row_group_size=32)
+    params = ScanParams(SP, T)
+    whole = run(sign_stage([str(path)], params))
+    every = run(sign_stage([str(path)], ScanParams(SP, T, corpus=CorpusOptions(sample_rows=500))))
+    assert every.docs.paths == whole.docs.paths and np.array_equal(every.signatures, whole.signatures)
+    assert [(s.path, s.reason) for s in every.skipped] == [(s.path, s.reason) for s in whole.skipped]
+    assert len(every.skipped) == 3 and every.dataset.drawn == 120
