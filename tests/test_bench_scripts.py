@@ -44,3 +44,21 @@ def test_the_datasets_benchmark_refuses_a_folder_it_did_not_make(tmp_path):
     with pytest.raises(SystemExit, match="not made by this script"):
         module.write_datasets(str(tmp_path / "docs"), str(tmp_path / "out"))
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]
+
+
+def test_the_planning_benchmark_refuses_a_dataset_it_did_not_write(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spec = importlib.util.spec_from_file_location("bench_plan", SCRIPT.parent / "plan_sample.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    theirs = tmp_path / "theirs.parquet"
+    pq.write_table(pa.table({"text": ["a user's row"]}), theirs)
+    with pytest.raises(SystemExit, match="not made by this script"):
+        module.write_dataset(str(theirs), 1, 10)
+    assert pq.read_table(theirs).column("text").to_pylist() == ["a user's row"]
+    mine = tmp_path / "mine.parquet"
+    module.write_dataset(str(mine), 300, 10)
+    module.write_dataset(str(mine), 300, 10)  # its own: reused
+    assert pq.ParquetFile(mine).metadata.num_rows == 300

@@ -8,6 +8,7 @@ import sys
 from typing import NoReturn
 
 from lshdesk.cli.data import add_data_options
+from lshdesk.cli.plan import add_plan_parser, add_sample_options
 from lshdesk.cli.query import add_measure_option, add_query_parser
 from lshdesk.cli.storage import add_storage_option
 from lshdesk.core import shingle_kinds
@@ -180,10 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", "-q", action="store_true", help="no progress or summary on standard error")
     _add_engine_options(s)
-    add_data_options(s)  # datasets: the text and id columns, the rows' outputs
+    data = add_data_options(s)  # datasets: the text and id columns, the rows' outputs
+    add_sample_options(data, _positive, _seed, None)  # a dataset's random sample of rows
 
     _add_signature_parser(sub)
     add_query_parser(sub, _add_signature_options, _positive)
+    add_plan_parser(sub, _add_signature_options, _threshold, _positive, _seed)
     commands.add_commands(sub)  # completion, install-desktop
     commands.debug_anywhere(sub)  # after every subcommand
     return parser

@@ -28,8 +28,8 @@ def _rows_file(text: str) -> str:
     return text
 
 
-def add_data_options(parser: argparse.ArgumentParser) -> None:
-    """The dataset options of ``scan``."""
+def add_data_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """The dataset options of ``scan`` (their group returned)."""
     g = parser.add_argument_group(
         "datasets",
         "a Parquet, JSON Lines (.jsonl, .jsonl.gz, .jsonl.zst), CSV/TSV or Arrow file, or a folder of "
@@ -61,6 +61,7 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
         help="write the scheme (shingles, k, bands x rows, seed) as the parameters of datatrove, NeMo Curator and "
         "text-dedup, with what lshdesk measured for it, to FILE (JSON)",
     )
+    return g
 
 
 def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str | None:
@@ -80,6 +81,12 @@ def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str |
             + ", ".join(p for p, r in zip(paths, rows) if not r and not is_url(p))
             + " holds documents"
         )
+    if getattr(args, "sample", None) is not None:
+        if engine != "local":
+            return "--sample draws its rows on this machine: leave out --engine dask"
+        asked.insert(0, "--sample")
+        if rows_out := [f"--{o.replace('_', '-')}" for o in DATA_OUTPUTS[:2] if getattr(args, o)]:
+            return f"{rows_out[0]} writes every row: leave out --sample (or plan with lshdesk plan)"
     if asked and not any(rows) and not any(map(is_url, paths)):
         return f"{asked[0]} is for datasets (Parquet, JSON Lines, CSV/TSV or Arrow files): none among the paths"
     inputs = {os.path.realpath(p) for p in paths}

@@ -52,6 +52,8 @@ def _scan_params(args: argparse.Namespace) -> ScanParams:
             args.follow_links,
             args.text_column or "text",
             args.id_column,
+            args.sample,
+            args.sample_seed,
         ),
     )
 
@@ -170,9 +172,10 @@ def _signature(args: argparse.Namespace) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
+    from lshdesk.cli.plan import plan_command
     from lshdesk.cli.query import query
 
-    return {"scan": _scan, "signature": _signature, "query": query}[args.command](args)
+    return {"scan": _scan, "signature": _signature, "query": query, "plan": plan_command}[args.command](args)
 
 
 def _reader_gone() -> int:

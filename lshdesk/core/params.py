@@ -96,10 +96,18 @@ class CorpusOptions:
     # datasets (corpus.datasets): the column each row's text is in, and the one naming it (None: its position)
     text_column: str = "text"
     id_column: str | None = None
+    # a dataset too large to scan here: a uniform random sample of this many rows, drawn with sample_seed
+    # (corpus.sampling); None: every row
+    sample_rows: int | None = None
+    sample_seed: int = 0
 
     def __post_init__(self) -> None:
         if not self.text_column:
             raise ParamError("name the column the texts are in (the text column)")
+        if self.sample_rows is not None and self.sample_rows < 2:
+            raise ParamError(f"a sample needs at least 2 rows to hold a pair, not {self.sample_rows}")
+        if not 0 <= self.sample_seed < 2**32:
+            raise ParamError(f"the sample's seed must be a whole number from 0 to {2**32 - 1}, not {self.sample_seed}")
         if self.max_bytes < 1:
             raise ParamError(f"the size cap must be positive, not {self.max_bytes}")
         if self.formats is not None:

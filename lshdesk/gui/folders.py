@@ -97,9 +97,10 @@ class Folders:
         except LshdeskError as e:
             show_failure(self.window, "Cannot open the dataset", str(e))
             return
-        if (chosen := ask_columns(self.window, path, shown)) is None:
+        files = self.scans.params_panel.files
+        if (chosen := ask_columns(self.window, path, shown, on_sample=files.set_sample)) is None:
             return
-        self.scans.params_panel.files.set_columns(*chosen)
+        files.set_columns(*chosen)
         self.add([path])
 
     def recent(self) -> list[tuple[list[str], set[str]]]:

@@ -135,9 +135,11 @@ def _input(path: str, compression: str | None) -> Any:
     return pa.input_stream(path, compression=compression)
 
 
-def _record_batches(path: str, columns: Sequence[str] | None, text_column: str | None) -> Iterator[Any]:
+def _record_batches(
+    path: str, columns: Sequence[str] | None, text_column: str | None, row_groups: Sequence[int] | None = None
+) -> Iterator[Any]:
     """The file's record batches, as pyarrow reads them (``columns``: those wanted, where the format can choose;
-    None: all); ``text_column`` is read as text where the format guesses types (JSON, CSV)."""
+    None: all; ``row_groups``: a Parquet file's); ``text_column`` is read as text where the format guesses types."""
     if hasattr(path, "record_batches"):  # a part of a file, read where it lies (distributed.row_parts)
         return (yield from path.record_batches(columns, text_column))
     pa = pyarrow()
@@ -151,9 +153,9 @@ def _record_batches(path: str, columns: Sequence[str] | None, text_column: str |
         pf = pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False)
         if columns is not None:
             _check_columns(path, pf.schema_arrow.names, columns)
-        yield from pf.iter_batches(  # on this thread: synth1m's scan peaked at 1,160 MB, 1,200 MB on pyarrow's
-            batch_size=READ_ROWS, columns=list(columns) if columns is not None else None, use_threads=False
-        )
+        cols, groups = (list(x) if x is not None else None for x in (columns, row_groups))
+        # on this thread: synth1m's scan peaked at 1,160 MB, 1,200 MB on pyarrow's
+        yield from pf.iter_batches(batch_size=READ_ROWS, row_groups=groups, columns=cols, use_threads=False)
     elif fmt == "arrow":
         try:
             reader = pa.ipc.open_file(pa.memory_map(path))
@@ -185,12 +187,14 @@ def _check_columns(path: str, names: Sequence[str], wanted: Sequence[str]) -> No
             )
 
 
-def batches(path: str, columns: Sequence[str] | None, text_column: str | None) -> Iterator[Any]:
-    """``columns`` (None: all) of each record batch of a dataset file, the text column's values as strings; a
-    missing column, a text column that is not text or a file that cannot be read is one DatasetError naming the file."""
+def batches(
+    path: str, columns: Sequence[str] | None, text_column: str | None, row_groups: Sequence[int] | None = None
+) -> Iterator[Any]:
+    """``columns`` (None: all) of each record batch (of ``row_groups``) of a dataset file, the text column's values as
+    strings; a missing column, a text column not text or a file that cannot be read is one DatasetError naming it."""
     pa = pyarrow()
     try:
-        for b in _record_batches(path, columns, text_column):
+        for b in _record_batches(path, columns, text_column, row_groups):
             if columns is not None:
                 _check_columns(path, b.schema.names, columns)
                 b = b.select(list(columns))
@@ -243,6 +247,7 @@ class DatasetRows:
     row: npt.NDArray[np.int64]  # per document, its row number
     text_column: str
     id_column: str | None
+    drawn: int | None = None  # the documents are a random sample: this many rows were drawn (corpus.sampling)
 
     @property
     def n_rows(self) -> int:
@@ -280,7 +285,7 @@ def _utf8(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     return data[off[0] : off[-1]], off.astype(np.int64) - int(off[0])
 
 
-def _slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool) -> TextSlice:
+def make_slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool) -> TextSlice:
     buf, off = _utf8(col)
     lengths = np.diff(off)
     skipped: list[tuple[int, str]] = []
@@ -324,9 +329,8 @@ def text_slices(
             j = min(len(col), i + SLICE_ROWS)
             fit = int(np.searchsorted(off[i + 1 : j + 1], off[i] + SLICE_BYTES, side="right"))
             j = i + max(1, fit) if fit < j - i else j
-            yield _slice(
-                col.slice(i, j - i), ids.slice(i, j - i) if ids is not None else None, start + i, max_bytes, need_texts
-            )
+            part = ids.slice(i, j - i) if ids is not None else None
+            yield make_slice(col.slice(i, j - i), part, start + i, max_bytes, need_texts)
             i = j
         start += len(col)
 

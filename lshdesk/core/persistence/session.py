@@ -67,6 +67,8 @@ def params_from_json(d: dict[str, Any]) -> ScanParams:
             follow_links=bool(c.get("follow_links", False)),
             text_column=str(c.get("text_column", "text")),  # a dataset's columns (absent before datasets)
             id_column=str(c["id_column"]) if c.get("id_column") is not None else None,
+            sample_rows=int(c["sample_rows"]) if c.get("sample_rows") is not None else None,  # a dataset's sample
+            sample_seed=int(c.get("sample_seed", 0)),
         ),
         float(d["fp_weight"]),
         float(d["fn_weight"]),

@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -105,41 +105,64 @@ def sign_dataset(
     """Read, shingle and sign every row of the dataset roots: ``pipeline.sign_stage`` for datasets."""
     t0 = time.perf_counter()
     opts, sp = params.corpus, params.signature
-    files = [(r, f) for r, root in enumerate(roots) for f in datasets.dataset_files(root)]
-    if not files:
-        raise DatasetError(f"no dataset file in {', '.join(roots)}")
+    files = root_files(roots)
     known = [datasets.row_count(f) for _, f in files]
     total = sum(n for n in known if n is not None) if None not in known else 0
     family = make_family(sp)
-    read = _Reading(ScanStore(sp.k, family.dtype), RowNames([f for _, f in files], [0], opts.text_column), total)
-    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-rows")
+    read = RowReading(ScanStore(sp.k, family.dtype), RowNames([f for _, f in files], [0], opts.text_column), total)
     need = needs_texts(sp, family)
-    in_flight: deque[Future] = deque()
-    finished = False
-    try:
+
+    def slices() -> Iterator[TextSlice]:
         for _, path in files:
             end = read.names.starts[-1]
             for s in datasets.text_slices(path, opts.text_column, opts.id_column, end, opts.max_bytes, need):
-                check_cancel(cancel)
-                read.lengths.append(s.lengths)
-                if s.ids is not None:
-                    read.ids.append(s.ids)
-                in_flight.append(pool.submit(sign_slice, s, read.names, sp, family))
+                yield s
                 end = s.start + s.n_rows
-                while len(in_flight) > WORKERS:
-                    read.take(wait_for(in_flight.popleft(), cancel))
-                    yield Progress("reading", read.done, total, time.perf_counter() - t0, unit="rows")
             read.names.starts.append(end)
+
+    yield from sign_slices(slices(), read, sp, family, cancel, t0)
+    return read.corpus(roots, params, files, time.perf_counter() - t0)
+
+
+def root_files(roots: Sequence[str]) -> list[tuple[int, str]]:
+    """(root index, file) of every dataset file below the roots, in scan order; DatasetError if there is none."""
+    files = [(r, f) for r, root in enumerate(roots) for f in datasets.dataset_files(root)]
+    if not files:
+        raise DatasetError(f"no dataset file in {', '.join(roots)}")
+    return files
+
+
+def sign_slices(
+    slices: Iterator[TextSlice],
+    read: RowReading,
+    sp: SignatureParams,
+    family: HashFamily,
+    cancel: threading.Event | None,
+    t0: float,
+) -> Generator[Progress, None, None]:
+    """Sign the slices on ``WORKERS`` helper threads, taken in order into ``read``, at most ``WORKERS + 1`` in flight."""
+    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-rows")
+    in_flight: deque[Future] = deque()
+    finished = False
+    try:
+        for s in slices:
+            check_cancel(cancel)
+            read.lengths.append(s.lengths)
+            if s.ids is not None:
+                read.ids.append(s.ids)
+            in_flight.append(pool.submit(sign_slice, s, read.names, sp, family))
+            while len(in_flight) > WORKERS:
+                read.take(wait_for(in_flight.popleft(), cancel))
+                yield Progress("reading", read.done, read.total, time.perf_counter() - t0, unit="rows")
         while in_flight:
             read.take(wait_for(in_flight.popleft(), cancel))
         finished = True
     finally:  # cancelled or failed: never wait on a slice still at work
         pool.shutdown(wait=finished, cancel_futures=True)
-    yield Progress("reading", read.done, total, time.perf_counter() - t0, unit="rows")
-    return read.corpus(roots, params, files, time.perf_counter() - t0)
+    yield Progress("reading", read.done, read.total, time.perf_counter() - t0, unit="rows")
 
 
-class _Reading:
+class RowReading:
     """What a dataset scan keeps as slices are taken: the store, the rows kept and skipped, lengths and ids."""
 
     def __init__(self, store: ScanStore, names: RowNames, total: int) -> None:
@@ -148,6 +171,7 @@ class _Reading:
         self.skipped: list[Skipped] = []
         self.lengths: list[np.ndarray] = []
         self.ids: list = []
+        self.drawn: np.ndarray | None = None  # a sample's rows (ascending): the order lengths and ids are kept in
 
     @property
     def done(self) -> int:
@@ -168,8 +192,15 @@ class _Reading:
         rows = np.asarray(self.kept, dtype=np.int64)
         opts = params.corpus
         dataset = DatasetRows(
-            tuple(f for _, f in files), tuple(r for r, _ in files), starts, rows, opts.text_column, opts.id_column
+            tuple(f for _, f in files),
+            tuple(r for r, _ in files),
+            starts,
+            rows,
+            opts.text_column,
+            opts.id_column,
+            len(self.drawn) if self.drawn is not None else None,
         )
+        kept_at = rows if self.drawn is None else np.searchsorted(self.drawn, rows)  # into lengths and ids
         fidx = dataset.file_of(rows)
         at = rows - starts[fidx]
         names = [(f"{path}#row=", f"&text={opts.text_column}") for _, path in files]  # datasets.row_ref's form
@@ -178,9 +209,9 @@ class _Reading:
         mtimes = np.array([os.stat(f).st_mtime_ns for _, f in files], dtype=np.int64)
         docs = dict(
             paths=paths,
-            rel=_row_names(roots, files, fidx, at, self.ids, rows),
+            rel=_row_names(roots, files, fidx, at, self.ids, kept_at),
             root=np.asarray(dataset.file_root, dtype=np.int64)[fidx],
-            size=lengths[rows],
+            size=lengths[kept_at],
             n_tokens=shingles.n_tokens,
             mtime=mtimes[fidx],
         )

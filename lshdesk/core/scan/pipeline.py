@@ -198,10 +198,14 @@ def sign_stage(
 def _sign_rows(
     roots: Sequence[str], params: ScanParams, cancel: threading.Event | None, reference: Sequence[int]
 ) -> Generator[Progress, None, SignedCorpus]:
-    """``sign_stage`` for datasets (``scan.dataset_stage``): each row a document."""
-    from lshdesk.core.scan.dataset_stage import sign_dataset
+    """``sign_stage`` for datasets (``scan.dataset_stage``): each row a document; or a random sample of the rows
+    (``scan.sample_stage``), when the options ask for one."""
+    if params.corpus.sample_rows is not None:
+        from lshdesk.core.scan.sample_stage import sign_sample as sign_rows
+    else:
+        from lshdesk.core.scan.dataset_stage import sign_dataset as sign_rows
 
-    got = yield from sign_dataset(roots, params, cancel)
+    got = yield from sign_rows(roots, params, cancel)
     return SignedCorpus(
         roots=tuple(roots),
         params=params,
@@ -261,7 +265,10 @@ def scan(
     sp = params.signature
     note = ""
     if params.banding is None and len(docs) >= 2:  # automatic: spend a bounded time on recall (scan.scheme)
-        choice = choose_scheme(corpus.signatures, corpus.shingles, params.threshold, banding, is_ref, seed=sp.seed)
+        whole = whole_documents(corpus)  # a sample's scheme is the one its whole dataset would be scanned with
+        choice = choose_scheme(
+            corpus.signatures, corpus.shingles, params.threshold, banding, is_ref, seed=sp.seed, population=whole
+        )
         banding, note = choice.banding, choice.reason()
     found = yield from pair_stages(
         corpus.signatures, corpus.shingles, banding, params.threshold, is_ref, sp.shingle, cancel, clock, stage_t
@@ -270,6 +277,15 @@ def scan(
     elapsed = clock()
     yield Progress("done", len(docs), len(docs), elapsed)
     return assemble(corpus, banding, found, seconds=elapsed, stage_seconds=stage_t, scheme_note=note)
+
+
+def whole_documents(corpus: SignedCorpus) -> int:
+    """The documents of the whole dataset when ``corpus`` is a random sample of its rows (its documents scaled by
+    rows in all / rows drawn), else the corpus's own."""
+    rows = corpus.dataset
+    if rows is None or not rows.drawn:
+        return len(corpus.docs)
+    return round(len(corpus.docs) * rows.n_rows / rows.drawn)
 
 
 R = TypeVar("R", bound=SignedCorpus)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 STAGE_WORDS = {
     "connecting": "Connecting to the cluster",
     "listing": "Listing files",
+    "sampling": "Drawing a random sample of the rows",
     "reading": "Reading and hashing",
     "estimating": "Estimating the candidate pairs",
     "banding": "Banding",
@@ -19,6 +20,7 @@ STAGE_WORDS = {
 # What each stage counts, for people (a stage not listed counts nothing: its total is 0).
 UNITS = {
     "listing": "files",
+    "sampling": "rows",
     "reading": "files",
     "banding": "bands",
     "verifying": "candidate pairs",

@@ -81,15 +81,17 @@ def choose_scheme(
     is_ref: npt.NDArray | None = None,
     seed: int = 0,
     budget: float = BUDGET_SECONDS,
+    population: int | None = None,
 ) -> SchemeChoice:
-    """The most recall-friendly scheme with rows <= ``optimum.rows`` whose verification fits ``budget`` seconds."""
+    """The most recall-friendly scheme with rows <= ``optimum.rows`` whose verification fits ``budget`` seconds
+    (``population``: the documents the scan of the whole would have, when ``sigs`` are a random sample's)."""
     sample = sample_docs(len(sigs), seed)
     return choose_on_sample(
         np.ascontiguousarray(sigs[sample]),
         shingles.take(sample),
         threshold,
         optimum,
-        len(sigs),
+        population or len(sigs),
         None if is_ref is None else is_ref[sample],
         0 if is_ref is None else int(is_ref.sum()),
         budget,
@@ -162,7 +164,20 @@ def _cross(c: Candidates, sub_ref: npt.NDArray | None) -> tuple[npt.NDArray, npt
 def _true_similarities(
     sub: npt.NDArray, batch: ShingleBatch, threshold: float, pool: Banding, sub_ref: npt.NDArray | None
 ) -> npt.NDArray[np.float64]:
-    """Exact Jaccard of the sample's pairs >= threshold.
+    """Exact Jaccard of the sample's pairs >= threshold (``true_pairs``' similarities)."""
+    return true_pairs(sub, batch, threshold, pool, sub_ref)[2]
+
+
+def pool_banding(threshold: float, k: int) -> Banding:
+    """The permissive banding ``true_pairs`` finds the pairs at the threshold with (at least 2 rows a band)."""
+    r = max(2, _pool_rows(threshold, k))
+    return Banding(k // r, r)
+
+
+def true_pairs(
+    sub: npt.NDArray, batch: ShingleBatch, threshold: float, pool: Banding, sub_ref: npt.NDArray | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The pairs of documents >= threshold, as (left, right, exact Jaccard).
 
     The pairs come from the permissive ``pool`` banding (a pair at the threshold is its candidate with probability
     >= 0.9999); those whose signature estimate is within ``MARGIN`` of the threshold are measured exactly.
@@ -174,4 +189,5 @@ def _true_similarities(
     counts = batch.counts()
     union = counts[left] + counts[right] - inter
     j = np.divide(inter, union, out=np.zeros(len(inter)), where=union > 0)
-    return j[j >= threshold]
+    at = j >= threshold
+    return left[at], right[at], j[at]

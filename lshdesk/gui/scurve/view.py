@@ -31,6 +31,7 @@ from lshdesk.gui.plots.scurve_plot import ScurvePlot
 from lshdesk.gui.scurve.containment import ContainmentMode
 from lshdesk.gui.scurve.fold import TablesFold
 from lshdesk.gui.scurve.panels import FiguresPanel, TunePanel
+from lshdesk.gui.scurve.plan import PlanLabel
 from lshdesk.gui.scurve.scheme import SchemeControls
 from lshdesk.gui.scurve.tables import ScurveTables
 from lshdesk.gui.scurve.use_scheme import UseScheme
@@ -64,6 +65,8 @@ class ScurveView(QWidget):
         self.scheme = SchemeControls()
         self.tune_panel = TunePanel()
         self.figures_panel = FiguresPanel()
+        self.plan = PlanLabel()  # a sampled dataset's whole, predicted
+        self.figures_panel.layout().addRow(self.plan)
         self.use_scheme = UseScheme()
         self.tables = ScurveTables()
         self.source = QLabel(IDLE_TEXT)
@@ -155,6 +158,7 @@ class ScurveView(QWidget):
     def set_result(self, result: ScanResult | None, names: list[str]) -> None:
         """Show a new scan (or nothing): compute its exact similarities in a worker, then re-band."""
         self.result, self.names, self.figures, self.tuning = result, names, None, None
+        self.plan.set_result(result)
         self.plot.set_names(names)
         self.tune_panel.reason.setText("")
         containment = result is not None and result.params.measure == "containment" and len(result.docs) >= 2
@@ -260,6 +264,7 @@ class ScurveView(QWidget):
         drawn, total = len(pairs.left), f.n_candidates + len(f.others)
         self.source.setText(src + (f" Drawn: {drawn:,} of {total:,} known pairs." if drawn < total else ""))
         self.tables.show_figures(f, self.names, self.ref is not None)
+        self.plan.show_figures(f)
         self.figures_panel.show_figures(f, time.perf_counter() - answer.asked)  # last: the time includes the rest
 
     def choose_export(self) -> None:

@@ -133,9 +133,16 @@ class FileOptions(QWidget):
             follow_links=self.follow_links.isChecked(),
             text_column=self.base.text_column,  # a dataset's columns, chosen when it was opened (File > Open dataset)
             id_column=self.base.id_column,
+            sample_rows=self.base.sample_rows,  # a dataset's random sample, chosen when it was opened
+            sample_seed=self.base.sample_seed,
         )
 
     def set_columns(self, text_column: str, id_column: str | None) -> None:
         """The columns a dataset's texts and names are in (asked when it is opened)."""
         self.base = replace(self.base, text_column=text_column, id_column=id_column)
+        self.changed.emit()
+
+    def set_sample(self, rows: int) -> None:
+        """Scan a random sample of this many of a dataset's rows (0: every row), as File > Open dataset chose."""
+        self.base = replace(self.base, sample_rows=rows or None)
         self.changed.emit()

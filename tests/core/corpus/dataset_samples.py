@@ -68,3 +68,17 @@ def as_files(folder: Path, texts: list[str | None]) -> Path:
     for i, t in enumerate(texts):
         (folder / f"{i:05d}.txt").write_text(t or "", encoding="utf-8")
     return folder
+
+
+def clustered_texts(n: int, seed: int = 3, vocab: int = 400) -> list[str]:
+    """``n`` texts in near-duplicate clusters of assorted sizes (most rows alone, a few clusters of tens), words from
+    a small vocabulary so that unrelated texts share some shingles: many low-similarity candidates, few clusters."""
+    rng = np.random.default_rng(seed)
+    texts: list[str] = []
+    while len(texts) < n:
+        words = make_words(rng, int(rng.integers(30, 60)), vocab)
+        size = 1 if rng.random() < 0.8 else min(int(rng.zipf(1.6)) + 1, 40)
+        texts.append(" ".join(words))
+        texts += [" ".join(mutate(rng, words, int(rng.integers(0, 6)))) for _ in range(size - 1)]
+    order = rng.permutation(n)  # the clusters' rows spread over the dataset
+    return [texts[i] for i in order.tolist()]

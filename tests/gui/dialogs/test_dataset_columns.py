@@ -46,7 +46,7 @@ def test_open_dataset_scans_its_rows_and_shows_a_pair_side_by_side(qtbot, window
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
     asked = []
 
-    def ask(parent, p, shown):
+    def ask(parent, p, shown, on_sample=None):
         asked.append((p, shown.row_count))
         return "body", "id"
 
