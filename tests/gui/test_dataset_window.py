@@ -31,7 +31,7 @@ def rows(qtbot, window, monkeypatch, tmp_path):
     path = data / "d.parquet"
     ids = [f"row-{i}" for i in range(len(texts))]
     pq.write_table(pa.table({"id": ids, "body": texts}), path, row_group_size=50)
-    monkeypatch.setattr(dataset_columns, "ask_columns", lambda parent, p, shown: ("body", "id"))
+    monkeypatch.setattr(dataset_columns, "ask_columns", lambda parent, p, shown, **_: ("body", "id"))
     window.folders.add_dataset(str(path))
     set_test_params(window)
     scan_and_wait(qtbot, window)
