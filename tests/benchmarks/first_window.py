@@ -102,7 +102,8 @@ def main(runs: int) -> None:
     from gen_corpus import generate
 
     cold, warm, quits = [], [], []
-    with tempfile.TemporaryDirectory(prefix="lshdesk-quit-corpus-") as folder:
+    with tempfile.TemporaryDirectory(prefix="lshdesk-quit-corpus-") as scratch:
+        folder = os.path.join(scratch, "docs")  # (gen_corpus writes its planted pairs beside the folder)
         generate(folder, 40_000, 300, 0.1, 7)
         for i in range(runs):
             with tempfile.TemporaryDirectory(prefix="lshdesk-first-window-") as home:
