@@ -92,6 +92,8 @@ def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str |
 
 def data_outputs(args: argparse.Namespace, result) -> None:
     """Write the outputs asked for (OutputError or DatasetError if one cannot be written)."""
+    if not (args.clusters or args.write_deduplicated or args.export_scheme):
+        return  # the common case: nothing of these modules is loaded
     from lshdesk.core.humanize import plural
     from lshdesk.core.persistence import rows
 

@@ -20,13 +20,13 @@ from lshdesk.terminal import (
 
 # isort: on
 import argparse
-import json
 import os
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
-from lshdesk.cli.args import build_parser
+from lshdesk.cli.args import build_parser, command_of
 from lshdesk.cli.data import check_data, data_outputs
 from lshdesk.cli.storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
@@ -34,6 +34,9 @@ from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence.atomic import ReaderGone
 from lshdesk.system import commands, logs
+
+if TYPE_CHECKING:
+    from lshdesk.core.ignore import IgnoreList
 
 
 def _scan_params(args: argparse.Namespace) -> ScanParams:
@@ -58,7 +61,6 @@ def _scan_params(args: argparse.Namespace) -> ScanParams:
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
-    from lshdesk.core.ignore import load as load_ignore_list
     from lshdesk.core.persistence import export
     from lshdesk.distributed.engines import make_scan
 
@@ -81,7 +83,7 @@ def _scan(args: argparse.Namespace) -> int:
     except LshdeskError as e:
         return fail(str(e))
     try:  # read before the scan: a damaged list is said at once, not after minutes of scanning
-        ignored = load_ignore_list(args.ignore_list) if args.ignore_list else None
+        ignored = _ignore_list(args.ignore_list)
     except LshdeskError as e:
         return fail(str(e))
     ref_real = {same(p) for p in args.reference}
@@ -123,6 +125,15 @@ def _scan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ignore_list(path: str | None) -> IgnoreList | None:
+    """The ``--ignore-list`` read (its module, with pathlib and json, is loaded only when one is given), or None."""
+    if not path:
+        return None
+    from lshdesk.core.ignore import load
+
+    return load(path)
+
+
 def _summary(result, params: ScanParams, note: str = "") -> None:
     """A scan's summary on standard error: what was read and found, a ``note`` on it, tool folders left unread,
     why no pair."""
@@ -146,6 +157,8 @@ def _summary(result, params: ScanParams, note: str = "") -> None:
 
 
 def _signature(args: argparse.Namespace) -> int:
+    import json
+
     from lshdesk.core.corpus.reading import read_text
     from lshdesk.core.errors import NotText
     from lshdesk.core.minhash import sign_texts
@@ -195,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:
-        args, done = commands.begin(build_parser(), argv)  # the log, --debug, --version, completion, install-desktop
+        parser = build_parser(command_of(sys.argv[1:] if argv is None else argv))  # a scan builds scan's alone
+        args, done = commands.begin(parser, argv)  # the log, --debug, --version, completion, install-desktop
         if done is not None:
             return done
         if args.command in (None, "gui"):
