@@ -15,6 +15,7 @@ from lshdesk.terminal import (
     not_a_file,
     off_main,
     out_of_memory,
+    resume_collector,
     say,
 )
 
@@ -63,6 +64,8 @@ def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
     from lshdesk.core.persistence import export
     from lshdesk.distributed.engines import make_scan
+
+    resume_collector()  # the scan's modules are loaded
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
@@ -164,6 +167,8 @@ def _signature(args: argparse.Namespace) -> int:
     from lshdesk.core.minhash import sign_texts
     from lshdesk.core.pathnames import name_fields
 
+    resume_collector()
+
     if args.output in (None, "", "-") and sys.stdout is None:
         return fail("standard output is closed: give a file with -o FILE", 1)
     texts = []
@@ -217,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 return fail(why, 2)
             from lshdesk.gui.app import run_app
 
+            resume_collector()
             return run_app(getattr(args, "paths", []))
         log_thread_memory_errors(logs.logger)
         args.cancel = threading.Event()  # set by Ctrl+C: the scan stops at its next check
@@ -232,3 +238,5 @@ def main(argv: list[str] | None = None) -> int:
             logs.logger().error("out of memory", exc_info=e)
             return end_now(fail(OUT_OF_MEMORY, 1), argv)
         return commands.crashed(e)
+    finally:
+        resume_collector()  # if no command did (after its imports)
