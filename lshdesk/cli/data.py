@@ -65,7 +65,7 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
 
 def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str | None:
     """Why a scan with these dataset options cannot start, or None."""
-    from lshdesk.core.corpus.datasets import is_dataset_root
+    from lshdesk.core.corpus.dataset_names import is_dataset_root
 
     rows = [is_dataset_root(p) for p in paths]
     asked = [f"--{o.replace('_', '-')}" for o in ("text_column", "id_column", "keep", DATA_OUTPUTS[0], DATA_OUTPUTS[1])]

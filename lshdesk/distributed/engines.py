@@ -39,7 +39,7 @@ def make_scan(
             return containment_scan(roots, params, cancel, reference)
         return cached_scan(roots, params, cancel, reference, cache_path, containment_scan)
     if engine == "dask":
-        from lshdesk.core.corpus.datasets import is_dataset_root
+        from lshdesk.core.corpus.dataset_names import is_dataset_root
         from lshdesk.distributed.engine import scan as dask_scan
 
         if any(is_dataset_root(r) for r in roots):  # each row a document: read here (core.corpus.datasets)
