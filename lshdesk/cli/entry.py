@@ -209,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(sys, "frozen", False):  # a frozen build: a spawned extraction process starts here, and runs its job
         import multiprocessing
 
+        resume_collector()  # a worker process never comes back from freeze_support: it collects as it works
         multiprocessing.freeze_support()
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
