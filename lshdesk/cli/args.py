@@ -122,14 +122,48 @@ def _add_engine_options(s: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The subcommands a command line names first, after global flags alone, as it runs them: only that one's parser is
+# built (``command_of``). Every other command line (no subcommand, --help, a typo, completion: it reads them all)
+# gets the whole parser.
+ON_THEIR_OWN = ("scan", "signature", "query", "plan")
+_BEFORE_A_COMMAND = ("--debug", "--verbose")  # global flags that take no value and print nothing
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs when that alone needs parsing (one of ``ON_THEIR_OWN``, after global flags
+    only), else None."""
+    for word in argv:
+        if word not in _BEFORE_A_COMMAND:
+            return word if word in ON_THEIR_OWN else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``lshdesk`` parser; with ``only`` (from ``command_of``), the parser with that subcommand alone, which
+    parses its command lines exactly as the whole one does (building every subcommand's ~70 options and their
+    help texts was a fixed cost of every command)."""
     parser = _Parser(prog="lshdesk", description="Find near-duplicate text documents with MinHash + LSH.")
-    commands.add_global_options(parser)  # --version [--verbose], --debug, the exit codes in --help
+    commands.add_global_options(parser, exit_codes=only is None)  # --version [--verbose], --debug; the exit codes
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    if only is None:
+        g = sub.add_parser("gui", help="open the app (the default), optionally on folders")
+        g.add_argument("paths", nargs="*", metavar="PATH")
+    if only in (None, "scan"):
+        _add_scan_parser(sub)
+    if only in (None, "signature"):
+        _add_signature_parser(sub)
+    if only in (None, "query"):
+        add_query_parser(sub, _add_signature_options, _positive)
+    if only in (None, "plan"):
+        add_plan_parser(sub, _add_signature_options, _threshold, _positive, _seed)
+    if only is None:
+        commands.add_commands(sub)  # completion, install-desktop
+    commands.debug_anywhere(sub)  # after every subcommand
+    return parser
 
-    g = sub.add_parser("gui", help="open the app (the default), optionally on folders")
-    g.add_argument("paths", nargs="*", metavar="PATH")
 
+def _add_scan_parser(sub) -> None:
+    """The ``scan`` subcommand: folders in, near-duplicate pairs out."""
     s = sub.add_parser("scan", help="scan folders and print the near-duplicate pairs")
     s.add_argument("paths", nargs="+", metavar="PATH", help="folders (or files, or URLs such as s3://bucket/prefix)")
     s.add_argument("--threshold", "-t", type=_threshold, default=0.8, help="similarity a pair must reach (default 0.8)")
@@ -183,10 +217,3 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(s)
     data = add_data_options(s)  # datasets: the text and id columns, the rows' outputs
     add_sample_options(data, _positive, _seed, None)  # a dataset's random sample of rows
-
-    _add_signature_parser(sub)
-    add_query_parser(sub, _add_signature_options, _positive)
-    add_plan_parser(sub, _add_signature_options, _threshold, _positive, _seed)
-    commands.add_commands(sub)  # completion, install-desktop
-    commands.debug_anywhere(sub)  # after every subcommand
-    return parser

@@ -66,7 +66,7 @@ def add_data_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup
 
 def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str | None:
     """Why a scan with these dataset options cannot start, or None."""
-    from lshdesk.core.corpus.datasets import format_of, is_dataset_root
+    from lshdesk.core.corpus.dataset_names import format_of, is_dataset_root
     from lshdesk.core.corpus.sources import is_url
 
     # a URL is a dataset when it names a dataset file; a URL folder is told when the Dask engine lists it
@@ -101,6 +101,8 @@ def check_data(args: argparse.Namespace, paths: list[str], engine: str) -> str |
 
 def data_outputs(args: argparse.Namespace, result) -> None:
     """Write the outputs asked for (OutputError or DatasetError if one cannot be written)."""
+    if not (args.clusters or args.write_deduplicated or args.export_scheme):
+        return  # the common case: nothing of these modules is loaded
     from lshdesk.core.humanize import plural
     from lshdesk.core.persistence import rows
 

@@ -15,18 +15,19 @@ from lshdesk.terminal import (
     not_a_file,
     off_main,
     out_of_memory,
+    resume_collector,
     say,
 )
 
 # isort: on
 import argparse
-import json
 import os
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
-from lshdesk.cli.args import build_parser
+from lshdesk.cli.args import build_parser, command_of
 from lshdesk.cli.data import check_data, data_outputs
 from lshdesk.cli.storage import check_scan_paths
 from lshdesk.core.errors import LshdeskError, ScanCancelled
@@ -34,6 +35,9 @@ from lshdesk.core.humanize import plural, summary_seconds
 from lshdesk.core.params import Banding, CorpusOptions, ScanParams, SignatureParams
 from lshdesk.core.persistence.atomic import ReaderGone
 from lshdesk.system import commands, logs
+
+if TYPE_CHECKING:
+    from lshdesk.core.ignore import IgnoreList
 
 
 def _scan_params(args: argparse.Namespace) -> ScanParams:
@@ -60,9 +64,10 @@ def _scan_params(args: argparse.Namespace) -> ScanParams:
 
 def _scan(args: argparse.Namespace) -> int:
     from lshdesk.core.corpus.sources import same_root
-    from lshdesk.core.ignore import load as load_ignore_list
     from lshdesk.core.persistence import export
     from lshdesk.distributed.engines import make_scan
+
+    resume_collector()  # the scan's modules are loaded
 
     engine = args.engine or ("dask" if args.scheduler else "local")
     if engine == "local" and args.scheduler:
@@ -83,7 +88,7 @@ def _scan(args: argparse.Namespace) -> int:
     except LshdeskError as e:
         return fail(str(e))
     try:  # read before the scan: a damaged list is said at once, not after minutes of scanning
-        ignored = load_ignore_list(args.ignore_list) if args.ignore_list else None
+        ignored = _ignore_list(args.ignore_list)
     except LshdeskError as e:
         return fail(str(e))
     ref_real = {same(p) for p in args.reference}
@@ -125,6 +130,15 @@ def _scan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ignore_list(path: str | None) -> IgnoreList | None:
+    """The ``--ignore-list`` read (its module, with pathlib and json, is loaded only when one is given), or None."""
+    if not path:
+        return None
+    from lshdesk.core.ignore import load
+
+    return load(path)
+
+
 def _summary(result, params: ScanParams, note: str = "") -> None:
     """A scan's summary on standard error: what was read and found, a ``note`` on it, tool folders left unread,
     why no pair."""
@@ -148,10 +162,14 @@ def _summary(result, params: ScanParams, note: str = "") -> None:
 
 
 def _signature(args: argparse.Namespace) -> int:
+    import json
+
     from lshdesk.core.corpus.reading import read_text
     from lshdesk.core.errors import NotText
     from lshdesk.core.minhash import sign_texts
     from lshdesk.core.pathnames import name_fields
+
+    resume_collector()
 
     if args.output in (None, "", "-") and sys.stdout is None:
         return fail("standard output is closed: give a file with -o FILE", 1)
@@ -194,11 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(sys, "frozen", False):  # a frozen build: a spawned extraction process starts here, and runs its job
         import multiprocessing
 
+        resume_collector()  # a worker process never comes back from freeze_support: it collects as it works
         multiprocessing.freeze_support()
     if signal.getsignal(signal.SIGINT) is early_interrupts:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl+C is caught below
     try:
-        args, done = commands.begin(build_parser(), argv)  # the log, --debug, --version, completion, install-desktop
+        parser = build_parser(command_of(sys.argv[1:] if argv is None else argv))  # a scan builds scan's alone
+        args, done = commands.begin(parser, argv)  # the log, --debug, --version, completion, install-desktop
         if done is not None:
             return done
         if args.command in (None, "gui"):
@@ -206,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                 return fail(why, 2)
             from lshdesk.gui.app import run_app
 
+            resume_collector()
             return run_app(getattr(args, "paths", []))
         log_thread_memory_errors(logs.logger)
         args.cancel = threading.Event()  # set by Ctrl+C: the scan stops at its next check
@@ -221,3 +242,5 @@ def main(argv: list[str] | None = None) -> int:
             logs.logger().error("out of memory", exc_info=e)
             return end_now(fail(OUT_OF_MEMORY, 1), argv)
         return commands.crashed(e)
+    finally:
+        resume_collector()  # if no command did (after its imports)

@@ -63,7 +63,7 @@ def add_plan_parser(
 
 
 def plan_command(args: argparse.Namespace) -> int:
-    from lshdesk.core.corpus.datasets import is_dataset_root
+    from lshdesk.core.corpus.dataset_names import is_dataset_root
     from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
     from lshdesk.core.scan.pipeline import sign_stage
     from lshdesk.core.scan.plan import plan

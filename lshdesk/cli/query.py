@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from lshdesk.core.errors import LshdeskError, ScanCancelled
 from lshdesk.core.humanize import summary_seconds
 from lshdesk.core.params import CorpusOptions, ScanParams, SignatureParams
-from lshdesk.terminal import drive, emit, fail, not_a_file, say
+from lshdesk.terminal import drive, emit, fail, not_a_file, resume_collector, say
 
 
 def _fraction(text: str) -> float:
@@ -101,6 +101,7 @@ def query(args: argparse.Namespace) -> int:
     from lshdesk.core.query.rank import rank
     from lshdesk.core.scan.pipeline import cached_scan
 
+    resume_collector()  # the query's modules are loaded
     for p in args.files:
         if why := not_a_file(p, f"search it with --in {p}, and give the query as a file"):
             return fail(why)

@@ -8,7 +8,6 @@ base64 (``path_bytes``) beside a name that needed replacing, as ripgrep's JSON d
 
 from __future__ import annotations
 
-import base64
 import os
 from typing import Any
 
@@ -43,11 +42,24 @@ def display_all(names: list[str]) -> list[str]:
     return list(names)
 
 
+def _b64(raw: bytes) -> str:
+    import base64  # only names that are not UTF-8 need it: not loaded by every command
+
+    return base64.b64encode(raw).decode("ascii")
+
+
+def _unb64(text: str) -> str:
+    """The name whose exact bytes ``text`` holds in base64 (``ValueError``, a ``binascii.Error``, if it does not)."""
+    import base64
+
+    return os.fsdecode(base64.b64decode(text.encode("ascii"), validate=True))
+
+
 def name_fields(name: str, key: str = "path") -> dict[str, str]:
     """``{key: display form}``, plus ``{key}_bytes`` (base64 of the exact bytes) when the two differ."""
     if is_utf8(name):
         return {key: name}
-    return {key: display(name), f"{key}_bytes": base64.b64encode(exact_bytes(name)).decode("ascii")}
+    return {key: display(name), f"{key}_bytes": _b64(exact_bytes(name))}
 
 
 def from_fields(fields: dict[str, Any], key: str = "path") -> str:
@@ -60,14 +72,14 @@ def from_fields(fields: dict[str, Any], key: str = "path") -> str:
         return value
     if not isinstance(raw, str):
         raise ValueError(f"{key}_bytes must be a base64 string")
-    return os.fsdecode(base64.b64decode(raw.encode("ascii"), validate=True))
+    return _unb64(raw)
 
 
 def stored_name(name: str) -> str | dict[str, str]:
     """A name as a file lshdesk reads back stores it: the text itself, or ``{"bytes": base64}`` if not UTF-8."""
     if is_utf8(name):
         return name
-    return {"bytes": base64.b64encode(exact_bytes(name)).decode("ascii")}
+    return {"bytes": _b64(exact_bytes(name))}
 
 
 def name_from_stored(value: Any) -> str:
@@ -75,5 +87,5 @@ def name_from_stored(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict) and set(value) == {"bytes"} and isinstance(value["bytes"], str):
-        return os.fsdecode(base64.b64decode(value["bytes"].encode("ascii"), validate=True))
+        return _unb64(value["bytes"])
     raise ValueError(f"a file name must be text or {{'bytes': base64}}, not {type(value).__name__}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
 from lshdesk import __version__
 from lshdesk.system import logs
@@ -30,6 +29,8 @@ def _debugging() -> bool:
 
 
 def epilog() -> str:
+    import textwrap  # only the whole parser's --help shows it
+
     codes = "\n".join(
         textwrap.fill(meaning, 100, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
         for code, meaning in EXIT_CODES
@@ -44,14 +45,15 @@ def epilog() -> str:
 _DEBUG_HELP = "show tracebacks (or set LSHDESK_DEBUG=1)"
 
 
-def add_global_options(parser: argparse.ArgumentParser) -> None:
-    """``--version``, ``--verbose``, ``--debug``, and the exit codes at the end of ``--help``."""
+def add_global_options(parser: argparse.ArgumentParser, exit_codes: bool = True) -> None:
+    """``--version``, ``--verbose``, ``--debug``, and (``exit_codes``) the exit codes at the end of ``--help``."""
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
         "--verbose", action="store_true", help="with --version: also the versions used and where lshdesk keeps files"
     )
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
-    parser.epilog = epilog()
+    if exit_codes:  # a parser that never prints its --help (``cli.args.build_parser(only=...)``) need not
+        parser.epilog = epilog()
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from lshdesk.core.corpus import datasets, listing, reading
+from lshdesk.core.corpus import dataset_names, listing, reading
 from lshdesk.core.corpus.listing import Skipped, SourceFile
 from lshdesk.core.errors import LshdeskError, NotText, ParamError
 from lshdesk.core.params import CorpusOptions
@@ -96,6 +96,8 @@ def read_bytes(path: str, max_bytes: int, storage: Storage = ()) -> bytes:
 
 def read_text(path: str, max_bytes: int, formats: frozenset[str] | None = None, storage: Storage = ()) -> str:
     """One document's text, local or remote (``reading.read_text`` for a local path), or a dataset's row."""
-    if (row := datasets.parse_row_ref(path)) is not None:
+    if (row := dataset_names.parse_row_ref(path)) is not None:
+        from lshdesk.core.corpus import datasets  # its rows' types load with the first row read
+
         return datasets.read_row(*row)
     return reading.file_text(read_bytes(path, max_bytes, storage), path, formats)

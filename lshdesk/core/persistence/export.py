@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from lshdesk.core.corpus.sources import is_url, root_path
-from lshdesk.core.overlap import overlap
 from lshdesk.core.pathnames import display, display_all, name_fields
 from lshdesk.core.scan.pipeline import ScanResult, SignedCorpus
 
@@ -176,6 +174,10 @@ def to_json(result: ScanResult) -> str:
     """Parameters, documents, skipped files, pairs and groups (with their lowest similarity) as one JSON document,
     valid UTF-8: a name that is not UTF-8 is shown with replacement characters, its exact bytes in base64 beside it
     (``path_bytes``, ``a_bytes``)."""
+    import json  # a CSV's scan loads neither
+
+    from lshdesk.core.overlap import overlap
+
     exact = exact_paths(result)
     names = [display(n) for n in exact]
     sp = result.params.signature

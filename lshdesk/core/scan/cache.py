@@ -18,12 +18,16 @@ import time
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.params import SignatureParams
+from lshdesk.core.userdirs import user_cache_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT_VERSION = 3  # 2: paths as bytes, inode and ctime in the key; 3: a checksum per row
 SCHEMA = """
@@ -47,9 +51,20 @@ LOOKUP_CHUNK = 500  # paths per query (SQLite before 3.32 allows 999 parameters)
 
 def default_path() -> Path:
     """``signatures.sqlite3`` in the user's cache folder (platformdirs)."""
-    from platformdirs import user_cache_dir
+    from pathlib import Path
 
-    return Path(user_cache_dir("lshdesk", appauthor=False)) / "signatures.sqlite3"
+    return Path(_default_location())
+
+
+def _default_location() -> str:
+    return os.path.join(user_cache_dir(), "signatures.sqlite3")
+
+
+def _shown(path: str) -> str:
+    """``path`` as messages name it (as pathlib writes it: a scan opens its cache without loading pathlib)."""
+    from pathlib import Path
+
+    return str(Path(path))
 
 
 def _ours(conn: sqlite3.Connection, tables: set[str]) -> bool:
@@ -121,24 +136,24 @@ class Entry:
 class SignatureCache:
     """Open with ``SignatureCache.open(path)``; ``warnings`` says what went wrong, if anything (never raises)."""
 
-    path: Path | None
+    path: str | None
     conn: sqlite3.Connection | None
     warnings: list[str] = field(default_factory=list)
     damaged: int = 0  # rows dropped for a checksum mismatch since opened (one warning says so)
 
     @classmethod
     def open(cls, path: str | Path | None = None, timeout: float = 2.0) -> SignatureCache:
-        path = Path(path) if path is not None else default_path()
+        path = os.fspath(path) if path is not None else _default_location()
         cache = cls(path, None)
         for attempt in range(2):
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                os.makedirs(os.path.dirname(path) or os.curdir, exist_ok=True)
                 conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 if tables and not _ours(conn, tables):  # someone else's database: never touch it
                     conn.close()
                     cache.warnings.append(
-                        f"{path} is not an lshdesk signature cache; it is left alone and the scan runs without a cache"
+                        f"{_shown(path)} is not an lshdesk signature cache; it is left alone and the scan runs without a cache"
                     )
                     return cache
                 if tables:
@@ -152,28 +167,28 @@ class SignatureCache:
             except _Newer as e:
                 conn.close()
                 cache.warnings.append(
-                    f"the signature cache {path} was written by a newer lshdesk ({e}); it is left alone and the "
+                    f"the signature cache {_shown(path)} was written by a newer lshdesk ({e}); it is left alone and the "
                     "scan runs without a cache"
                 )
                 return cache
             except sqlite3.OperationalError as e:
                 if "locked" in str(e) or "busy" in str(e):
                     cache.warnings.append(
-                        f"the signature cache is in use by another lshdesk ({path}); scanning without it"
+                        f"the signature cache is in use by another lshdesk ({_shown(path)}); scanning without it"
                     )
                     return cache
                 if attempt == 0 and cache._set_aside(e):
                     continue
-                cache.warnings.append(f"cannot use the signature cache {path}: {e}; scanning without it")
+                cache.warnings.append(f"cannot use the signature cache {_shown(path)}: {e}; scanning without it")
                 return cache
             except (sqlite3.DatabaseError, ValueError) as e:
                 if attempt == 0 and cache._set_aside(e):
                     continue
-                cache.warnings.append(f"cannot use the signature cache {path}: {e}; scanning without it")
+                cache.warnings.append(f"cannot use the signature cache {_shown(path)}: {e}; scanning without it")
                 return cache
             except OSError as e:
                 cache.warnings.append(
-                    f"cannot create the signature cache {path}: {e.strerror or e}; scanning without it"
+                    f"cannot create the signature cache {_shown(path)}: {e.strerror or e}; scanning without it"
                 )
                 return cache
         return cache
@@ -181,17 +196,21 @@ class SignatureCache:
     def _set_aside(self, error: Exception) -> bool:
         """Rename a damaged or foreign cache file out of the way; True if a new one can be started."""
         assert self.path is not None
-        if not self.path.exists():
+        if not os.path.exists(self.path):
             return False
-        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        folder, name = os.path.split(_shown(self.path))
+        aside = f"{name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
         try:
-            self.path.replace(aside)
+            os.replace(self.path, os.path.join(folder, aside))
             for suffix in ("-wal", "-shm"):
-                Path(str(self.path) + suffix).unlink(missing_ok=True)
+                try:
+                    os.unlink(self.path + suffix)
+                except FileNotFoundError:
+                    pass
         except OSError:
             return False
         self.warnings.append(
-            f"the signature cache was damaged or not lshdesk's ({error}); set aside as {aside.name} and started anew"
+            f"the signature cache was damaged or not lshdesk's ({error}); set aside as {aside} and started anew"
         )
         return True
 
@@ -249,7 +268,7 @@ class SignatureCache:
         self.damaged += 1
         if self.damaged == 1:
             self.warnings.append(
-                f"the signature cache {self.path} holds damaged rows (a checksum did not match); they are dropped "
+                f"the signature cache {_shown(self.path or '')} holds damaged rows (a checksum did not match); they are dropped "
                 "and their files read again"
             )
 
@@ -302,7 +321,7 @@ class SignatureCache:
         """The cache's size on disk (with its write-ahead log)."""
         if self.path is None:
             return 0
-        return sum(p.stat().st_size for p in (self.path, Path(str(self.path) + "-wal")) if p.exists())
+        return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
 
     def clear(self) -> None:
         """Forget everything (the file stays, emptied and compacted)."""

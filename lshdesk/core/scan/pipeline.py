@@ -18,13 +18,13 @@ import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from lshdesk.core.clustering import Pairs, verify
-from lshdesk.core.corpus.datasets import DatasetRows, is_dataset_root
+from lshdesk.core.corpus.dataset_names import is_dataset_root
 from lshdesk.core.corpus.listing import Skipped, SourceFile, in_walk_order
 from lshdesk.core.corpus.sources import walk
 from lshdesk.core.errors import ParamError, check_cancel
@@ -35,10 +35,12 @@ from lshdesk.core.scan.cache import SignatureCache
 from lshdesk.core.scan.listed import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import ReadStage
-from lshdesk.core.scan.scheme import choose_scheme
 from lshdesk.core.scan.stages import Found, pair_stages, stopwatch
 from lshdesk.core.scurve import scan_banding
 from lshdesk.core.shingling import ShingleBatch
+
+if TYPE_CHECKING:
+    from lshdesk.core.corpus.datasets import DatasetRows
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -265,6 +267,8 @@ def scan(
     sp = params.signature
     note = ""
     if params.banding is None and len(docs) >= 2:  # automatic: spend a bounded time on recall (scan.scheme)
+        from lshdesk.core.scan.scheme import choose_scheme  # (not loaded when there is nothing to pair)
+
         whole = whole_documents(corpus)  # a sample's scheme is the one its whole dataset would be scanned with
         choice = choose_scheme(
             corpus.signatures, corpus.shingles, params.threshold, banding, is_ref, seed=sp.seed, population=whole

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from lshdesk.core.corpus.datasets import format_of
+from lshdesk.core.corpus.dataset_names import format_of
 from lshdesk.core.corpus.skipped_words import read_counts, tool_folders
 from lshdesk.gui.resources import sample_corpus
 from lshdesk.gui.state import AppState
