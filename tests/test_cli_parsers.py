@@ -69,6 +69,6 @@ def test_the_light_parser_holds_one_subcommand_and_the_whole_one_all():
     def names(parser):
         return list(parser._subparsers._group_actions[0].choices)  # argparse has no public walk of subcommands
 
-    assert names(build_parser()) == ["gui", "scan", "signature", "query", "completion", "install-desktop"]
+    assert names(build_parser()) == ["gui", "scan", "signature", "query", "plan", "completion", "install-desktop"]
     for name in ON_THEIR_OWN:
         assert names(build_parser(name)) == [name]

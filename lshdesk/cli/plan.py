@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Callable
 
@@ -178,4 +177,6 @@ def plan_json(p, params) -> str:
         "pairs_at_threshold": _interval(p.positives),
         "schemes": schemes,
     }
+    import json  # (only here: args builds the plan parser, which every scan must not pay json for)
+
     return json.dumps(out, indent=1) + "\n"
