@@ -23,6 +23,7 @@ from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.kernels import explore as ek
 from lshdesk.core.lsh import band_codes, unique_codes
 from lshdesk.core.params import Banding
+from lshdesk.core.scurve import false_negative_area, false_positive_area, probability
 from lshdesk.core.shingling import ShingleBatch
 
 RATE_BINS = 20  # the measured candidate rate is shown per similarity bin of width 0.05
@@ -76,6 +77,9 @@ class Figures:
     largest: tuple[Bucket, ...]
     bins: RateBins | None
     sampled: bool
+    p_threshold: float  # the theory at the threshold: P(t), and the curve's false-positive and false-negative areas
+    fp_area: float
+    fn_area: float
     seconds: float
 
     @property
@@ -121,6 +125,13 @@ def rate_bins(ref: ExactReference | None, cand_j: npt.NDArray[np.float64], n_bin
         rate = np.where(pairs > 0, caught / pairs, np.nan)
     low, high = wilson(caught, pairs)
     return RateBins(np.linspace(0.0, 1.0, n_bins + 1), pairs, caught, rate, low, high)
+
+
+def _theory(banding: Banding, t: float) -> tuple[float, float, float]:
+    """P(t) and the false-positive and false-negative areas of ``banding`` at ``t`` (a new b x r's quadrature nodes
+    cost ~5 ms the first time: here, in the worker, not in the panel that shows them)."""
+    b, r = banding.bands, banding.rows
+    return float(probability(t, b, r)), float(false_positive_area(t, b, r)), float(false_negative_area(t, b, r))
 
 
 def reband(
@@ -194,5 +205,6 @@ def reband(
         largest,
         rate_bins(ref, cand_j),
         bool(ref is not None and ref.sampled),
+        *_theory(banding, threshold),
         time.perf_counter() - t0,
     )
