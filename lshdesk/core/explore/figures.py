@@ -127,6 +127,12 @@ def rate_bins(ref: ExactReference | None, cand_j: npt.NDArray[np.float64], n_bin
     return RateBins(np.linspace(0.0, 1.0, n_bins + 1), pairs, caught, rate, low, high)
 
 
+def _largest(sigs: npt.NDArray, banding: Banding, band: np.ndarray, size: np.ndarray, first: np.ndarray) -> tuple:
+    """The ``TOP_BUCKETS`` largest buckets with their members (ties: the first reported first)."""
+    top = np.argsort(-size, kind="stable")[:TOP_BUCKETS]
+    return tuple(Bucket(int(band[i]), bucket_members(sigs, banding, int(band[i]), int(first[i]))) for i in top)
+
+
 def _theory(banding: Banding, t: float) -> tuple[float, float, float]:
     """P(t) and the false-positive and false-negative areas of ``banding`` at ``t`` (a new b x r's quadrature nodes
     cost ~5 ms the first time: here, in the worker, not in the panel that shows them)."""
@@ -180,8 +186,7 @@ def reband(
     mr = ref.codes[missed_idx] % n if ref is not None else empty_i
     agreement = ek.best_band_agreement(np.ascontiguousarray(sigs), ml, mr, banding.bands, banding.rows)
 
-    top = np.argsort(-b_size, kind="stable")[:TOP_BUCKETS]
-    largest = tuple(Bucket(int(b_band[i]), bucket_members(sigs, banding, int(b_band[i]), int(b_first[i]))) for i in top)
+    largest = _largest(sigs, banding, b_band, b_size, b_first)
     return Figures(
         banding,
         threshold,
