@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from lshdesk.core.explore.figures import RateBins
@@ -36,11 +36,17 @@ RUG = 0.09  # height of the bands of points above 1 and below 0
 CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
+PIXMAP_CACHE_KB = 64 * 1024  # the items kept drawn: up to ~8 of the plot's size (4.5 MB each at 1920 x 1080)
+
+
 def keep_drawn(item: QGraphicsItem) -> None:
-    """Paint ``item`` once into a pixmap and blit it at every repaint of the plot, until it changes: the axes (with
-    the grid) and the legend do not change on a slider step, yet every step repainted them (replaying the axes'
-    pictures alone took about a third of each repaint of the plot)."""
+    """Paint ``item`` into a pixmap when it changes and blit that at the other repaints of the plot: a slider step
+    repaints the plot twice (the new curve at once, then the answer's points), and each time every item was painted
+    again although most had not changed (replaying the axes' pictures, with the grid, was a third of a repaint).
+    Qt keeps the pixmaps in ``QPixmapCache``: its limit is raised so that they are not evicted from it."""
     item.setCacheMode(CACHED)
+    if QPixmapCache.cacheLimit() < PIXMAP_CACHE_KB:
+        QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
 
 
 class ScurvePlot(pg.GraphicsLayoutWidget):
@@ -120,7 +126,9 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self._title = ""
         self._compared: list[tuple[str, Banding]] | None = None  # the comparison curves drawn
         self.build_legend()
-        for item in (pi.getAxis("left"), pi.getAxis("bottom"), pi.titleLabel, self.legend):
+        for item in (pi.getAxis("left"), pi.getAxis("bottom"), pi.titleLabel, self.legend, self.line, self.line.label):
+            keep_drawn(item)
+        for item in (*self.scatter.values(), self.rates, self.errors):  # changed by an answer, not by the new curve
             keep_drawn(item)
         self.restyle()
         watch_palette(self, self.restyle)

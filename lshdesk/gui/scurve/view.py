@@ -274,18 +274,20 @@ class ScurveView(QWidget):
         self.figures_panel.show_figures(f)
         self._unseen = answer
         if not self.plot.isVisible():  # no paint to wait for
-            self._seen(time.perf_counter())
+            self._seen(answer, time.perf_counter())
 
     def _painted(self, when: float) -> None:
-        """The plot was painted: an answer shown just before is now seen (its note is set after this paint)."""
-        if self._unseen is not None:
-            QTimer.singleShot(0, lambda: self._seen(when))
+        """The plot was painted: an answer shown before it is now seen (its note is set after this paint)."""
+        answer = self._unseen
+        if answer is not None:
+            QTimer.singleShot(0, lambda: self._seen(answer, when))
 
-    def _seen(self, when: float) -> None:
-        """The newest answer is on screen: say how long the user waited since the edit, then score the next steps."""
-        answer, self._unseen = self._unseen, None
-        if answer is None or answer.figures is not self.figures:
+    def _seen(self, answer: Answer, when: float) -> None:
+        """``answer`` is on screen since ``when``: say how long the user waited since the edit, then score the next
+        steps (unless a newer answer came meanwhile)."""
+        if answer is not self._unseen:
             return
+        self._unseen = None
         self.figures_panel.show_waited(answer.figures, when - answer.asked)
         self.workers.warm_around(answer.figures)
 

@@ -115,6 +115,7 @@ def test_the_note_says_the_wait_from_the_edit_until_the_figures_are_painted(qtbo
     v.show()
     v.set_result(result, names)
     qtbot.waitUntil(ready(v, result.banding, result.params.threshold), timeout=20000)
+    qtbot.waitUntil(lambda: "ms after the change" in v.figures_panel.note.text(), timeout=20000)  # seen
     qtbot.waitUntil(lambda: not v.workers.warm.running, timeout=20000)
     events: list[tuple[str, float]] = []
     v.plot.painted.connect(lambda when: events.append(("painted", when)))
