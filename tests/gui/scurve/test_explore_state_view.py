@@ -50,7 +50,7 @@ def test_the_view_shows_its_state_and_writes_the_users_edits_to_it(qtbot, scanne
     x, y = v.plot.curve.getData()
     assert np.allclose(y, probability(x, 8, 4))
     assert v.figures_panel.values["verified"].text().endswith("J ≥ 0.45")
-    assert "ms after the change" in v.figures_panel.note.text()
+    qtbot.waitUntil(lambda: "ms after the change" in v.figures_panel.note.text(), timeout=5000)  # once painted
     assert v.shutdown()
 
 
