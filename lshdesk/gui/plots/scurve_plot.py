@@ -91,7 +91,6 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         ]
         for c in self.compare:
             pi.addItem(c)
-            keep_drawn(c.curve)  # dashed, and the same from step to step
         self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE, width=3), antialias=True)
         pi.addItem(self.curve)
         self.star = pg.ScatterPlotItem(symbol="star", size=16, brush=pg.mkBrush(CURVE))
@@ -126,13 +125,20 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self._title = ""
         self._compared: list[tuple[str, Banding]] | None = None  # the comparison curves drawn
         self.build_legend()
-        for item in (pi.getAxis("left"), pi.getAxis("bottom"), pi.titleLabel, self.legend, self.line, self.line.label):
-            keep_drawn(item)
-        for item in (*self.scatter.values(), self.rates, self.errors):  # changed by an answer, not by the new curve
-            keep_drawn(item)
+        self._keep_items_drawn()
         self.restyle()
         watch_palette(self, self.restyle)
         add_export_action(self, self.export, "scurve", "Export the S-curve")
+
+    def _keep_items_drawn(self) -> None:
+        """The items a slider step leaves as they are, painted from their pixmaps (``keep_drawn``): the axes with the
+        grid, the title, the legend, the line, the dashed comparison curves; the points, rates and error bars change
+        with an answer, not with the new curve drawn at the step."""
+        pi = self.plot_item
+        for item in (pi.getAxis("left"), pi.getAxis("bottom"), pi.titleLabel, self.legend, self.line, self.line.label):
+            keep_drawn(item)
+        for item in (*[c.curve for c in self.compare], *self.scatter.values(), self.rates, self.errors):
+            keep_drawn(item)
 
     def restyle(self) -> None:
         """Background, axes, text and black-or-white marks in the palette's colours (light or dark)."""
