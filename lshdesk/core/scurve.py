@@ -36,7 +36,7 @@ def _legendre(m: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p1, m * (x * p1 - p0) / (x * x - 1)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)  # every degree of k <= 512 (b x r <= k: m <= k/2 + 1)
 def _nodes(m: int) -> tuple[np.ndarray, np.ndarray]:
     """The m Gauss-Legendre nodes (ascending) and weights on [-1, 1]: Newton's method on P_m from the classical first
     guesses, weights 2 / ((1 - x^2) P_m'(x)^2), symmetrised as numpy's ``leggauss`` does. Within 1e-12 of it up to

@@ -33,18 +33,24 @@ class GeneratorThread(QThread):
     cancelled = Signal(int)
 
     def __init__(
-        self, request_id: int, make: Callable[[threading.Event], Generator[Any, Any, Any]], parent=None
+        self,
+        request_id: int,
+        make: Callable[[threading.Event], Generator[Any, Any, Any]],
+        parent=None,
+        nice: bool = True,
     ) -> None:
         super().__init__(parent)
         self.request_id = request_id
         self._make = make
+        self.nice = nice  # below the GUI thread's priority (``_yield_cpu_to_the_gui``)
         self.cancel_event = threading.Event()
 
     def cancel(self) -> None:
         self.cancel_event.set()
 
     def run(self) -> None:
-        _yield_cpu_to_the_gui()
+        if self.nice:
+            _yield_cpu_to_the_gui()
         rid = self.request_id
         try:
             gen = self._make(self.cancel_event)
@@ -89,9 +95,10 @@ class WorkerSlot(QObject):
 
     idle = Signal()  # no thread of this slot is running any more (the last one has been reaped)
 
-    def __init__(self, parent: QObject | None = None, title: str = "Failed") -> None:
+    def __init__(self, parent: QObject | None = None, title: str = "Failed", nice: bool = True) -> None:
         super().__init__(parent)
         self.title = title  # the error dialog's title for requests without ``on_failed``
+        self.nice = nice  # its threads run below the GUI thread's priority (not a short job the user waits for)
         self.request_id = 0  # the newest request; answers of any other are dropped
         self.current: GeneratorThread | None = None  # the thread of the wanted request, while it runs
         self._threads: list[GeneratorThread] = []  # every thread not yet reaped, cancelled ones included
@@ -119,7 +126,7 @@ class WorkerSlot(QObject):
         if self.current is not None:
             self.current.cancel()
         self.request_id += 1
-        th = GeneratorThread(self.request_id, make, self)
+        th = GeneratorThread(self.request_id, make, self, self.nice)
         th.progress.connect(self._progress)
         th.succeeded.connect(self._answer)
         th.failed.connect(self._failed)

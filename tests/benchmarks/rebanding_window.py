@@ -1,6 +1,7 @@
 """How long a step of the S-curve's bands slider takes in the real window, and how long the event loop stalls.
 
-Usage: python tests/benchmarks/rebanding_window.py DIR [--steps 12] [--shingle word:3] [--threshold 0.8] [--trace]
+Usage: python tests/benchmarks/rebanding_window.py DIR [DIR ...] [--steps 12] [--shingle word:3] [--threshold 0.8]
+       [--sequence 20,24,32,12,16,R,R,R,R,R] [--passes 2] [--session FILE] [--trace]
 
 Scans DIR with the core pipeline (as ``lshdesk scan``), shows the result in the real main window at 1280 x 800
 (offscreen unless DISPLAY is set and QT_QPA_PLATFORM is not), opens the S-curve tab, waits for the exact
@@ -9,6 +10,9 @@ does. For each step it prints the time from the key press to the new figures in 
 all given (``ScatterFill``) and to the plot's last paint in the step, the longest gap of a 5 ms timer in the step
 (the event loop's stall) and the view's own label. Targets (issue 31, item 6): <= 150 ms from the step to the new
 figures and no stall over 50 ms. ``--trace`` also prints what ran during each gap over 30 ms (``stall_probe``).
+``--sequence`` sets the bands instead: a number is a jump of the slider to it (a click or a drag), ``R`` a Right
+key; ``--passes 2`` runs it twice, the first pass cold (every scheme new: what a user's first steps meet), the second
+warm (every scheme seen). The view's label says the time it measured from the change to its figures on screen.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ class _Marks:
         view.plot.viewport().installEventFilter(self.filter)
 
 
-def _step(app, ticker, view, marks, slider, pause: float) -> dict:
+def _step(app, ticker, view, marks, slider, pause: float, to: int | None = None) -> dict:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
@@ -73,7 +77,10 @@ def _step(app, ticker, view, marks, slider, pause: float) -> dict:
             points.append(time.perf_counter())
         return time.perf_counter() - t0 > pause
 
-    ticker.timer.singleShot(0, lambda: QTest.keyClick(slider, Qt.Key.Key_Right))
+    if to is None:
+        ticker.timer.singleShot(0, lambda: QTest.keyClick(slider, Qt.Key.Key_Right))
+    else:
+        ticker.timer.singleShot(0, lambda: slider.setValue(to))
     gaps = ticker.run(done)
     fig = marks.figures[n_fig] if len(marks.figures) > n_fig else float("nan")
     pts = points[0] if points else float("nan")
@@ -89,14 +96,40 @@ def _step(app, ticker, view, marks, slider, pause: float) -> dict:
     }
 
 
+def _steps(app, ticker, view, marks, moves: list[int | None], pause: float, probe) -> None:
+    """Each move (None: a Right key, else a jump of the slider there), ``pause`` seconds apart; prints each step and
+    the medians and worsts."""
+    slider = view.scheme.b_slider
+    slider.setFocus()
+    rows = []
+    for to in moves:
+        s = _step(app, ticker, view, marks, slider, pause, to)
+        rows.append(s)
+        print(
+            f"  b {s['scheme']:>9}: figures {1000 * s['figures']:6.0f} ms, points {1000 * s['points']:6.0f} ms, "
+            f"painted {1000 * s['painted']:6.0f} ms; longest stall {1000 * s['stall']:5.0f} ms; label: {s['label']}"
+        )
+        if probe is not None:
+            probe.report(s["gaps"])
+    med = lambda key: 1000 * statistics.median(r[key] for r in rows)  # noqa: E731
+    worst = lambda key: 1000 * max(r[key] for r in rows)  # noqa: E731
+    print(
+        f"median (worst) of {len(rows)} steps: step to figures {med('figures'):.0f} ({worst('figures'):.0f}) ms, "
+        f"to painted points {med('painted'):.0f} ({worst('painted'):.0f}) ms (target <= {STEP_MS:.0f}); "
+        f"longest stall {med('stall'):.0f} ({worst('stall'):.0f}) ms (target <= {STALL_MS:.0f})"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder", type=Path)
+    ap.add_argument("folder", type=Path, nargs="+")
     ap.add_argument("--steps", type=int, default=12)
     ap.add_argument("--pause", type=float, default=0.8, help="seconds between steps (default 0.8)")
     ap.add_argument("--shingle", default="word:3")
     ap.add_argument("--threshold", type=float, default=0.8)
     ap.add_argument("--trace", action="store_true", help="print what ran during each gap over 30 ms")
+    ap.add_argument("--sequence", help="bands to set, comma-separated: a number jumps there, R presses Right")
+    ap.add_argument("--passes", type=int, default=1, help="times the steps are run (the first cold, then warm)")
     ap.add_argument("--all-files", action="store_true", help="read every file, whatever its name (not only text types)")
     ap.add_argument("--max-points", type=int, help="pairs the plot draws at most (default: the view's)")
     ap.add_argument("--session", type=Path, help="load the scan from this session file, or save it there first")
@@ -116,7 +149,7 @@ def main() -> int:
     if args.session is not None and args.session.exists():
         result = load_session(args.session)[0]
     else:
-        result = run(scan([str(args.folder)], params))
+        result = run(scan([str(f) for f in args.folder], params))
         if args.session is not None:
             save_session(args.session, result)
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
@@ -147,25 +180,15 @@ def main() -> int:
         from stall_probe import Probe
 
         probe = Probe()
-    slider = view.scheme.b_slider
-    slider.setFocus()
-    rows = []
-    for _ in range(args.steps):
-        s = _step(app, ticker, view, marks, slider, args.pause)
-        rows.append(s)
-        print(
-            f"  b {s['scheme']:>9}: figures {1000 * s['figures']:6.0f} ms, points {1000 * s['points']:6.0f} ms, "
-            f"painted {1000 * s['painted']:6.0f} ms; longest stall {1000 * s['stall']:5.0f} ms; label: {s['label']}"
-        )
-        if probe is not None:
-            probe.report(s["gaps"])
-    med = lambda key: 1000 * statistics.median(r[key] for r in rows)  # noqa: E731
-    worst = lambda key: 1000 * max(r[key] for r in rows)  # noqa: E731
-    print(
-        f"median (worst) of {len(rows)} steps: step to figures {med('figures'):.0f} ({worst('figures'):.0f}) ms, "
-        f"to painted points {med('painted'):.0f} ({worst('painted'):.0f}) ms (target <= {STEP_MS:.0f}); "
-        f"longest stall {med('stall'):.0f} ({worst('stall'):.0f}) ms (target <= {STALL_MS:.0f})"
-    )
+    moves = [None if m.strip().upper() == "R" else int(m) for m in args.sequence.split(",")] if args.sequence else None
+    start = view.state.banding
+    for n in range(args.passes):
+        if n:  # back to the first pass's scheme (untimed): the same steps visit the same schemes
+            view.state.update(banding=start)
+            ticker.run(lambda: view.workers.idle() and not view.plot.filling.pending, 60)
+            ticker.run(lambda t=time.perf_counter(): time.perf_counter() - t > args.pause)
+        print(f"pass {n + 1} of {args.passes}" + (" (every scheme seen before)" if n else ""))
+        _steps(app, ticker, view, marks, moves or [None] * args.steps, args.pause, probe)
     window.shutdown()
     window.close()
     return 0

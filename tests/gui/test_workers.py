@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -162,3 +163,21 @@ def test_a_newer_scan_replaces_a_running_one(qtbot, window, corpus_dir, monkeypa
     assert window.state.result.params.threshold == 0.5
     qtbot.waitUntil(lambda: not running_threads(window), timeout=5000)
     assert window.state.result.params.threshold == 0.5  # the replaced scan's late answer was dropped
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="per-thread niceness is Linux's")
+def test_a_slot_runs_below_the_gui_threads_priority_unless_the_user_waits_for_its_job(qtbot):
+    from lshdesk.gui.workers import WorkerSlot
+
+    def niceness(cancel):
+        yield from ()
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen = {}
+    for nice in (True, False):
+        slot = WorkerSlot(nice=nice)
+        with qtbot.waitSignal(slot.idle, timeout=5000):
+            slot.start(niceness, lambda n, nice=nice: seen.__setitem__(nice, n))
+        assert slot.shutdown()
+    assert seen[False] == base and (seen[True] > base or base >= 19)

@@ -23,6 +23,7 @@ from lshdesk.core.explore.known import KnownJaccard
 from lshdesk.core.kernels import explore as ek
 from lshdesk.core.lsh import band_codes, unique_codes
 from lshdesk.core.params import Banding
+from lshdesk.core.scurve import false_negative_area, false_positive_area, probability
 from lshdesk.core.shingling import ShingleBatch
 
 RATE_BINS = 20  # the measured candidate rate is shown per similarity bin of width 0.05
@@ -76,6 +77,9 @@ class Figures:
     largest: tuple[Bucket, ...]
     bins: RateBins | None
     sampled: bool
+    p_threshold: float  # the theory at the threshold: P(t), and the curve's false-positive and false-negative areas
+    fp_area: float
+    fn_area: float
     seconds: float
 
     @property
@@ -121,6 +125,19 @@ def rate_bins(ref: ExactReference | None, cand_j: npt.NDArray[np.float64], n_bin
         rate = np.where(pairs > 0, caught / pairs, np.nan)
     low, high = wilson(caught, pairs)
     return RateBins(np.linspace(0.0, 1.0, n_bins + 1), pairs, caught, rate, low, high)
+
+
+def _largest(sigs: npt.NDArray, banding: Banding, band: np.ndarray, size: np.ndarray, first: np.ndarray) -> tuple:
+    """The ``TOP_BUCKETS`` largest buckets with their members (ties: the first reported first)."""
+    top = np.argsort(-size, kind="stable")[:TOP_BUCKETS]
+    return tuple(Bucket(int(band[i]), bucket_members(sigs, banding, int(band[i]), int(first[i]))) for i in top)
+
+
+def _theory(banding: Banding, t: float) -> tuple[float, float, float]:
+    """P(t) and the false-positive and false-negative areas of ``banding`` at ``t`` (a new b x r's quadrature nodes
+    cost ~5 ms the first time: here, in the worker, not in the panel that shows them)."""
+    b, r = banding.bands, banding.rows
+    return float(probability(t, b, r)), float(false_positive_area(t, b, r)), float(false_negative_area(t, b, r))
 
 
 def reband(
@@ -169,8 +186,7 @@ def reband(
     mr = ref.codes[missed_idx] % n if ref is not None else empty_i
     agreement = ek.best_band_agreement(np.ascontiguousarray(sigs), ml, mr, banding.bands, banding.rows)
 
-    top = np.argsort(-b_size, kind="stable")[:TOP_BUCKETS]
-    largest = tuple(Bucket(int(b_band[i]), bucket_members(sigs, banding, int(b_band[i]), int(b_first[i]))) for i in top)
+    largest = _largest(sigs, banding, b_band, b_size, b_first)
     return Figures(
         banding,
         threshold,
@@ -194,5 +210,6 @@ def reband(
         largest,
         rate_bins(ref, cand_j),
         bool(ref is not None and ref.sampled),
+        *_theory(banding, threshold),
         time.perf_counter() - t0,
     )

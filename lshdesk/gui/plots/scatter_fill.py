@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QRectF, QTimer
 
-CHUNK = 3000  # points per turn: a turn's points are set and painted in ~10 ms (see UniformScatter)
+# points per turn: as many as the S-curve draws at most (its MAX_POINTS), so that a slider step's points come in one
+# turn and the plot is repainted once for them, not twice (a repaint of the plot costs more than setting 2,000 points:
+# 3,000 are set in 2-3 ms, see UniformScatter)
+CHUNK = 5000
 
 
 class UniformScatter(pg.ScatterPlotItem):
@@ -17,6 +20,27 @@ class UniformScatter(pg.ScatterPlotItem):
     20,000 points took 80-280 ms to set (2 cores, load 10). All points share a style here, so it is looked up once
     (once more for hovered points) and given to all: 2-3 ms for 3,000 points, 17-52 ms for 20,000, painting aside.
     """
+
+    _rect: QRectF | None = None  # the bounding rectangle, until the points, their sizes or the view change
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        """pyqtgraph's, kept: Qt asks for it many times a paint, and each time it mapped the points' pixel size
+        through the view's transform in Python (a fifth to a third of a repaint of the S-curve)."""
+        if self._rect is None:
+            self._rect = super().boundingRect()
+        return QRectF(self._rect)
+
+    def prepareGeometryChange(self) -> None:  # noqa: N802 - pyqtgraph calls it for new points and a new view
+        self._rect = None
+        super().prepareGeometryChange()
+
+    def clear(self) -> None:
+        super().clear()
+        self._rect = None
+
+    def _updateMaxSpotSizes(self, **kwargs) -> None:  # noqa: N802 - pyqtgraph's: the padding for the symbols
+        super()._updateMaxSpotSizes(**kwargs)
+        self._rect = None
 
     def updateSpots(self, dataSet=None) -> None:  # noqa: N802, N803 - pyqtgraph's names
         data = self.data if dataSet is None else dataSet

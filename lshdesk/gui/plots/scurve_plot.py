@@ -7,12 +7,14 @@ Okabe-Ito palette, and every kind of point also has its own symbol.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPixmapCache
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from lshdesk.core.explore.figures import RateBins
 from lshdesk.core.params import Banding
@@ -32,6 +34,20 @@ FP, FN = QColor(230, 159, 0, 80), QColor(86, 180, 233, 90)
 CAUGHT, MISSED, OTHER = "#009E73", "#D55E00", "#9A9A9A"
 STAR_EDGE = Tone("#003f66", "#cfe8ff")
 RUG = 0.09  # height of the bands of points above 1 and below 0
+CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
+
+
+PIXMAP_CACHE_KB = 64 * 1024  # the items kept drawn: up to ~8 of the plot's size (4.5 MB each at 1920 x 1080)
+
+
+def keep_drawn(item: QGraphicsItem) -> None:
+    """Paint ``item`` into a pixmap when it changes and blit that at the other repaints of the plot: a slider step
+    repaints the plot twice (the new curve at once, then the answer's points), and each time every item was painted
+    again although most had not changed (replaying the axes' pictures, with the grid, was a third of a repaint).
+    Qt keeps the pixmaps in ``QPixmapCache``: its limit is raised so that they are not evicted from it."""
+    item.setCacheMode(CACHED)
+    if QPixmapCache.cacheLimit() < PIXMAP_CACHE_KB:
+        QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
 
 
 class ScurvePlot(pg.GraphicsLayoutWidget):
@@ -41,6 +57,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
     thresholdMoved = Signal(float)
     thresholdReleased = Signal(float)
     pairClicked = Signal(int, int)
+    painted = Signal(float)  # time.perf_counter() at the end of a paint of the plot
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -50,6 +67,7 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.t = 0.5
         self.x_word = "similarity"  # what a pair's x is: "containment" in a containment scan's view
         self._quiet = False
+        self._text = "#000000"  # the title's colour (``restyle``)
         pi = self.plot_item = self.addPlot(row=0, col=0)
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -63,11 +81,10 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         pi.setMouseEnabled(x=False, y=False)
         self.legend = pg.LegendItem(colCount=3, labelTextSize="8pt", horSpacing=14)
         self.addItem(self.legend, row=1, col=0)
-        clear = pg.mkPen(0, 0, 0, 0)
-        self.fp_top, self.fp_base, self.fn_curve, self.fn_top = (pg.PlotCurveItem(pen=clear) for _ in range(4))
-        self.fp_fill = pg.FillBetweenItem(self.fp_top, self.fp_base, brush=FP)
-        self.fn_fill = pg.FillBetweenItem(self.fn_curve, self.fn_top, brush=FN)
-        for item in (self.fp_fill, self.fn_fill):
+        self.fp_fill, self.fn_fill = QGraphicsPathItem(), QGraphicsPathItem()  # the two areas, outlined by _shade
+        for item, brush in ((self.fp_fill, FP), (self.fn_fill, FN)):
+            item.setBrush(pg.mkBrush(brush))
+            item.setPen(pg.mkPen(None))
             pi.addItem(item)
         self.compare = [
             pg.PlotDataItem(pen=pg.mkPen(c, width=2, style=s))
@@ -107,17 +124,30 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.line.sigPositionChanged.connect(lambda: self._line_moved(False))
         self.line.sigPositionChangeFinished.connect(lambda: self._line_moved(True))
         self._title = ""
+        self._compared: list[tuple[str, Banding]] | None = None  # the comparison curves drawn
         self._say()
         self.build_legend()
+        self._keep_items_drawn()
         self.restyle()
         watch_palette(self, self.restyle)
         add_export_action(self, self.export, "scurve", "Export the S-curve")
+
+    def _keep_items_drawn(self) -> None:
+        """The items a slider step leaves as they are, painted from their pixmaps (``keep_drawn``): the axes with the
+        grid, the title, the legend, the line, the dashed comparison curves; the points, rates and error bars change
+        with an answer, not with the new curve drawn at the step."""
+        pi = self.plot_item
+        for item in (pi.getAxis("left"), pi.getAxis("bottom"), pi.titleLabel, self.legend, self.line, self.line.label):
+            keep_drawn(item)
+        for item in (*[c.curve for c in self.compare], *self.scatter.values(), self.rates, self.errors):
+            keep_drawn(item)
 
     def restyle(self) -> None:
         """Background, axes, text and black-or-white marks in the palette's colours (light or dark)."""
         if getattr(self, "closed", False):  # pyqtgraph's close() has deleted the scene's items
             return
         c = plot_colors()
+        self._text = c.text.name()  # the title's colour
         self.setBackground(c.background)
         style_plot_item(self.plot_item, c)
         style_legend(self.legend, c.text)
@@ -146,14 +176,25 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.legend.addItem(self.scatter[KIND_MISSED], "missed pair (J ≥ threshold)")
         self.legend.addItem(self.scatter[KIND_OTHER], "not a candidate, J &lt; threshold")
         self.legend.addItem(self.rates, "measured rate per bin (95% CI)")
+        self._keep_legend_drawn()
+
+    def _keep_legend_drawn(self) -> None:
+        for sample, label in self.legend.items:
+            keep_drawn(sample)
+            keep_drawn(label)
 
     def resizeEvent(self, event) -> None:
         """The legend and the title fitted to the new size (``plots/fit``): the plot is never wider than the view."""
         if getattr(self, "legend", None) is not None and not getattr(self, "closed", False):  # built, not closed
             fit_legend(self)
             if getattr(self, "_title", ""):
-                show_title(self, self._title, plot_colors().text.name())
+                show_title(self, self._title, self._text)
         super().resizeEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Paint, then say when (``painted``): the explorer's label counts a step's time until its figures are seen."""
+        super().paintEvent(event)
+        self.painted.emit(time.perf_counter())
 
     def legend_shown(self) -> bool:
         return self.legend.isVisible()
@@ -169,7 +210,8 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.curve.setData(X, probability(X, b, r))
         ct = curve_threshold(b, r)
         self.star.setData([ct], [float(probability(ct, b, r))])
-        for i, item in enumerate(self.compare):
+        compared = list(comparisons)
+        for i, item in enumerate(self.compare if compared != self._compared else ()):  # drawn already: kept
             if i < len(comparisons):
                 name, s = comparisons[i]
                 item.setData(X, probability(X, s.bands, s.rows))
@@ -179,21 +221,23 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
                 item.setData([], [])
                 self.legend.removeItem(item)
                 item.hide()
+        self._compared = compared
         self.legend.getLabel(self.curve).setText(f"P(J), {b} bands x {r} rows")
         self._title = f"{b} x {r} = {b * r} slots: P(J) = 1 - (1 - J^{r})^{b}"  # short: fits a narrow plot
-        show_title(self, self._title, plot_colors().text.name())
+        show_title(self, self._title, self._text)
         self._shade()
         self._say()
 
     def set_title(self, title: str) -> None:
         self._title = title
-        show_title(self, title, plot_colors().text.name())
+        show_title(self, title, self._text)
         self._say()
 
     def _legend_entry(self, item, name: str) -> None:
         label = self.legend.getLabel(item)
         if label is None:
             self.legend.addItem(item, name)
+            self._keep_legend_drawn()
         else:
             label.setText(name)
 
@@ -214,14 +258,18 @@ class ScurvePlot(pg.GraphicsLayoutWidget):
         self.t = float(self.line.value())
 
     def _shade(self) -> None:
+        """The false-positive area (under the curve, left of the threshold) and the false-negative one (above it,
+        right of it), each one closed outline (pyqtgraph's FillBetweenItem joined two curves' paths point by point
+        in Python: 10-15 ms of every slider step)."""
         b, r, t = self.banding.bands, self.banding.rows, self.t
         left, right = np.append(X[X < t], t), np.insert(X[X > t], 0, t)
-        for edge, xs, level in ((self.fp_base, (0.0, t), 0.0), (self.fn_top, (t, 1.0), 1.0)):  # straight, quietly:
-            edge.blockSignals(True)  # each fill is then redrawn once, not twice (18 ms of a result's show before)
-            edge.setData(np.array(xs), np.full(2, level))
-            edge.blockSignals(False)
-        self.fp_top.setData(left, probability(left, b, r))
-        self.fn_curve.setData(right, probability(right, b, r))
+        p_left, p_right = probability(left, b, r), probability(right, b, r)
+        fp_x, fp_y = np.concatenate(([0.0], left, [t])), np.concatenate(([0.0], p_left, [0.0]))
+        fn_x, fn_y = np.concatenate((right, [1.0, t])), np.concatenate((p_right, [1.0, 1.0]))
+        for item, x, y in ((self.fp_fill, fp_x, fp_y), (self.fn_fill, fn_x, fn_y)):
+            path = pg.arrayToQPath(x, y)
+            path.closeSubpath()
+            item.setPath(path)
 
     def set_pairs(self, pairs: PlotPairs) -> None:
         """Draw the pairs: caught above 1, the others below 0, at their exact similarity."""

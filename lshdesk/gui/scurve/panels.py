@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 
 from lshdesk.core.explore.figures import Figures
 from lshdesk.core.explore.tune import Goal
-from lshdesk.core.scurve import false_negative_area, false_positive_area, probability
 from lshdesk.gui.accessible import describe
 from lshdesk.gui.theme import keep_style, muted
 
@@ -156,8 +155,8 @@ class FiguresPanel(QGroupBox):
         keep_style(self.note, lambda: f"color:{muted().name()}")
         form.addRow(self.note)
 
-    def show_figures(self, f: Figures | None, waited: float | None = None) -> None:
-        """The figures of a scheme; ``waited``: seconds from the change that asked for them until now (shown)."""
+    def show_figures(self, f: Figures | None) -> None:
+        """The figures of a scheme (``show_waited`` adds how long the user waited for them, once they are seen)."""
         if f is None:
             for label in self.values.values():
                 label.setText("…")
@@ -173,10 +172,20 @@ class FiguresPanel(QGroupBox):
         self.values["missed"].setText("computing…" if math.isnan(f.missed_total) else f"{est}{f.missed_total:,.0f}")
         share = _pct(f.n_candidates / f.n_pairs) if f.n_pairs else "n/a"
         self.values["cost"].setText(f"{f.n_candidates:,} of {f.n_pairs:,} ({share})")
-        b, r, t = f.banding.bands, f.banding.rows, f.threshold
-        self.values["p_t"].setText(f"{float(probability(t, b, r)):.1%}")
-        fp, fn = float(false_positive_area(t, b, r)), float(false_negative_area(t, b, r))
-        self.values["areas"].setText(f"{fp:.4f} / {fn:.4f}")
-        sampled = " · recall is estimated from a sample" if f.sampled else ""
-        shown = f"shown {waited * 1000:.0f} ms after the change, " if waited is not None else ""
-        self.note.setText(f"{f.banding}: {shown}re-banded in {f.seconds * 1000:.0f} ms{sampled}")
+        self.values["p_t"].setText(f"{f.p_threshold:.1%}")
+        self.values["areas"].setText(f"{f.fp_area:.4f} / {f.fn_area:.4f}")
+        self.note.setText(_note(f))
+
+    def show_waited(self, f: Figures, waited: float) -> None:
+        """Say how long the user waited for ``f``: from the change until the figures were on screen."""
+        self.note.setText(_note(f, waited))
+
+
+def _note(f: Figures, waited: float | None = None) -> str:
+    """The scheme, the time from the change until its figures were seen (once known), the worker's share."""
+    sampled = " · recall is estimated from a sample" if f.sampled else ""
+    if waited is None:
+        return f"{f.banding}: re-banded in {f.seconds * 1000:.0f} ms{sampled}"
+    return (
+        f"{f.banding}: shown {waited * 1000:.0f} ms after the change (re-banded in {f.seconds * 1000:.0f} ms){sampled}"
+    )

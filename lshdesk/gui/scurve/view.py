@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -58,6 +58,8 @@ class ScurveView(QWidget):
         self.figures: Figures | None = None
         self.tuning: Tuning | None = None
         self._answering = False  # showing an answer's scheme: that change asks for nothing more
+        self._edited_at: float | None = None  # time.perf_counter() of the user's edit not yet asked for
+        self._unseen: Answer | None = None  # the answer shown but not yet painted
         self.workers = ExploreWorkers(self._snapshot, MAX_POINTS, self)
         self.plot = ScurvePlot()
         self.plot.setMinimumSize(360, 260)
@@ -127,13 +129,14 @@ class ScurveView(QWidget):
     def _connect(self) -> None:
         st = self.state
         st.watch(self._state_changed)
-        self.scheme.bandsEdited.connect(st.set_bands)
-        self.scheme.rowsEdited.connect(st.set_rows)
-        self.scheme.thresholdEdited.connect(lambda t: st.update(threshold=t))
+        self.plot.painted.connect(self._painted)
+        self.scheme.bandsEdited.connect(lambda b: self._edit(st.set_bands, b))
+        self.scheme.rowsEdited.connect(lambda r: self._edit(st.set_rows, r))
+        self.scheme.thresholdEdited.connect(lambda t: self._edit(lambda: st.update(threshold=t)))
         self.scheme.comparisonsEdited.connect(lambda names: st.update(comparisons=names))
         self.tune_panel.goalEdited.connect(lambda goal: st.update(goal=goal))
         self.tune_panel.followEdited.connect(lambda on: st.update(follow=on))
-        self.plot.thresholdMoved.connect(lambda t: st.update(threshold=round(t, 2)))
+        self.plot.thresholdMoved.connect(lambda t: self._edit(lambda: st.update(threshold=round(t, 2))))
         self.plot.thresholdReleased.connect(self._threshold_released)
         self.plot.pairClicked.connect(self.pairSelected)
         self.tables.pairPicked.connect(self.pairSelected)
@@ -193,7 +196,15 @@ class ScurveView(QWidget):
         self._show_state(names)
         if names & {"banding", "threshold", "reference"} and not self._answering:
             alone = "threshold" in names and not names & {"banding", "reference"}  # a session's scheme is kept
-            self.workers.request(tune=alone and self.state.follow)
+            self.workers.request(tune=alone and self.state.follow, asked=self._edited_at)
+
+    def _edit(self, change, *args) -> None:
+        """Make the user's change to the state: the wait the figures' note shows starts now."""
+        self._edited_at = time.perf_counter()
+        try:
+            change(*args)
+        finally:
+            self._edited_at = None
 
     def _show_state(self, names: frozenset[str]) -> None:
         st = self.state
@@ -265,7 +276,25 @@ class ScurveView(QWidget):
         self.source.setText(src + (f" Drawn: {drawn:,} of {total:,} known pairs." if drawn < total else ""))
         self.tables.show_figures(f, self.names, self.ref is not None)
         self.plan.show_figures(f)
-        self.figures_panel.show_figures(f, time.perf_counter() - answer.asked)  # last: the time includes the rest
+        self.figures_panel.show_figures(f)
+        self._unseen = answer
+        if not self.plot.isVisible():  # no paint to wait for
+            self._seen(answer, time.perf_counter())
+
+    def _painted(self, when: float) -> None:
+        """The plot was painted: an answer shown before it is now seen (its note is set after this paint)."""
+        answer = self._unseen
+        if answer is not None:
+            QTimer.singleShot(0, lambda: self._seen(answer, when))
+
+    def _seen(self, answer: Answer, when: float) -> None:
+        """``answer`` is on screen since ``when``: say how long the user waited since the edit, then score the next
+        steps (unless a newer answer came meanwhile)."""
+        if answer is not self._unseen:
+            return
+        self._unseen = None
+        self.figures_panel.show_waited(answer.figures, when - answer.asked)
+        self.workers.warm_around(answer.figures)
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(

@@ -5,7 +5,7 @@ its figures on a 6,500-document result, 2 cores at load 10). Requests are number
 is passed on: an older thread still running is told to cancel, and the newest request starts when it ends, so a
 burst of steps costs one re-band behind the last. The answer carries what the plot draws (``plot_pairs``: 15-40 ms
 of joins over 200,000 known pairs, on the GUI thread before) and when it was asked for, so the view can say how long
-the user waited. Once an answer is shown, a third thread scores the candidates of the schemes one slider step away
+the user waited. Once an answer is on screen (``warm_around``, from the view), a third thread scores the candidates of the schemes one slider step away
 (``tune.warm``: most of a first visit's time is the exact Jaccard of its new candidates); any request stops it.
 """
 
@@ -57,7 +57,9 @@ class ExploreWorkers(QObject):
         self.is_ref: np.ndarray | None = None
         self.known: KnownJaccard | None = None  # similarities computed for this result: a scheme seen again is quick
         self.reference = WorkerSlot(self)  # the exact reference of the result shown
-        self.explore = WorkerSlot(self)  # the figures of the newest request
+        # the figures of the newest request: a short job the user waits for, at the GUI thread's priority (at nice 5
+        # beside other busy processes it got a third of their share of a core: 90-140 ms a step where 25-50 alone)
+        self.explore = WorkerSlot(self, nice=False)
         self.warm = WorkerSlot(self)  # the next steps' candidates, scored while the user looks
         self.warming = True
         self._pending = False  # a request waits for the running one to end
@@ -88,14 +90,15 @@ class ExploreWorkers(QObject):
             on_failed=self._failed,
         )
 
-    def request(self, tune: bool = False) -> None:
+    def request(self, tune: bool = False, asked: float | None = None) -> None:
         """Ask for new figures (after auto-tune if ``tune``): now, or when the running request ends; older answers
-        are dropped."""
+        are dropped. ``asked``: when the user made the change (``time.perf_counter()``; default now)."""
         if self.result is None:
             return
         self.warm.cancel()
         self.explore.cancel()
-        self._pending, self._tune_next, self._asked = True, tune, time.perf_counter()
+        self._pending, self._tune_next = True, tune
+        self._asked = time.perf_counter() if asked is None else asked
         self._launch()
 
     def cancel_all(self) -> None:
@@ -126,12 +129,16 @@ class ExploreWorkers(QObject):
 
         self.explore.start(job, self._answered, on_failed=self._failed)
 
+    def warm_around(self, figures: Figures) -> None:
+        """Score the candidates of the schemes one step from ``figures``' (the view calls it once they are seen:
+        a warming thread beside the GUI thread's drawing of the answer slowed it down)."""
+        r, known = self.result, self.known
+        if self.warming and r is not None and known is not None and not (self._pending or self.explore.busy):
+            schemes, is_ref = neighbours(figures.banding, r.signatures.shape[1]), self.is_ref
+            self.warm.start(lambda cancel: warm(r.signatures, known, schemes, is_ref, cancel), lambda _n: None)
+
     def _answered(self, answer: Answer) -> None:
         self.explored.emit(answer)
-        r, known = self.result, self.known
-        if self.warming and r is not None and known is not None and not self._pending:
-            schemes, is_ref = neighbours(answer.figures.banding, r.signatures.shape[1]), self.is_ref
-            self.warm.start(lambda cancel: warm(r.signatures, known, schemes, is_ref, cancel), lambda _n: None)
 
     def _failed(self, message: str, _details: str) -> None:
         self.failed.emit(message)

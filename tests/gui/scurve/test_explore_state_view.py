@@ -50,7 +50,7 @@ def test_the_view_shows_its_state_and_writes_the_users_edits_to_it(qtbot, scanne
     x, y = v.plot.curve.getData()
     assert np.allclose(y, probability(x, 8, 4))
     assert v.figures_panel.values["verified"].text().endswith("J ≥ 0.45")
-    assert "ms after the change" in v.figures_panel.note.text()
+    qtbot.waitUntil(lambda: "ms after the change" in v.figures_panel.note.text(), timeout=5000)  # once painted
     assert v.shutdown()
 
 
@@ -103,3 +103,35 @@ def test_a_saved_session_brings_back_the_scheme_explored(qtbot, window, corpus_d
     assert (explore.banding, explore.threshold, explore.follow) == (Banding(6, 5), 0.4, False)
     qtbot.waitUntil(ready(view, Banding(6, 5), 0.4), timeout=20000)
     assert (view.scheme.b_spin.value(), view.scheme.r_spin.value()) == (6, 5)
+
+
+def test_the_note_says_the_wait_from_the_edit_until_the_figures_are_painted(qtbot, scanned, monkeypatch):  # noqa: F811
+    import time
+
+    result, names, _ = scanned
+    v = ScurveView()
+    qtbot.addWidget(v)
+    v.resize(1280, 800)
+    v.show()
+    v.set_result(result, names)
+    qtbot.waitUntil(ready(v, result.banding, result.params.threshold), timeout=20000)
+    qtbot.waitUntil(lambda: "ms after the change" in v.figures_panel.note.text(), timeout=20000)  # seen
+    qtbot.waitUntil(lambda: not v.workers.warm.running, timeout=20000)
+    events: list[tuple[str, float]] = []
+    v.plot.painted.connect(lambda when: events.append(("painted", when)))
+    shown, waited, warmed = v.figures_panel.show_figures, v.figures_panel.show_waited, v.workers.warm_around
+    monkeypatch.setattr(v.figures_panel, "show_figures", lambda f: (shown(f), events.append(("shown", 0.0))))
+    monkeypatch.setattr(v.figures_panel, "show_waited", lambda f, s: (waited(f, s), events.append(("waited", s))))
+    monkeypatch.setattr(v.workers, "warm_around", lambda f: (events.append(("warm", 0.0)), warmed(f)))
+    b = v.scheme.b_spin.value()
+    edited = time.perf_counter()
+    v.scheme.b_spin.setValue(b - 1 if b > 1 else b + 1)  # one step, as the slider's
+    qtbot.waitUntil(lambda: any(e == "warm" for e, _ in events), timeout=10000)
+    kinds = [e for e, _ in events]
+    first_shown = kinds.index("shown")
+    painted = [when for e, when in events[first_shown:] if e == "painted"]
+    assert painted and kinds.index("waited") > first_shown and kinds.index("warm") > kinds.index("waited")
+    wait = dict(events)["waited"]
+    assert painted[0] - edited >= wait > v.figures.seconds  # from the edit (not the request) to the paint
+    assert f"shown {wait * 1000:.0f} ms after the change" in v.figures_panel.note.text()
+    assert v.shutdown()
