@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from lshdesk.core.corpus.datasets import Preview
-from lshdesk.gui.accessible import describe_buttons
+from lshdesk.gui.accessible import describe, describe_buttons
 
 POSITION = "(the row's position)"
 SAMPLE_ROWS = 50_000  # the sample offered for a large dataset (what ``lshdesk plan`` draws by default)
@@ -98,7 +98,12 @@ class DatasetColumns(QDialog):
         self.sample_rows.setGroupSeparatorShown(True)
         self.sample_rows.setValue(SAMPLE_ROWS if rows is None else min(SAMPLE_ROWS, max(2, rows // 10)))
         self.sample_rows.setSuffix(" rows")
-        self.sample_rows.setAccessibleName("Rows in the sample")
+        describe(
+            self.sample_rows,
+            "How many rows the random sample draws (with 'Scan a random sample' ticked); the more rows, the narrower "
+            "the S-curve's predictions for the whole dataset",
+            "Rows in the sample",
+        )
         self.sample.setToolTip(
             "For a dataset too large to scan here: scan a uniform random sample of its rows; the S-curve shows the\n"
             "whole dataset's candidate pairs and verification predicted from it, with intervals (as lshdesk plan)"
