@@ -110,7 +110,7 @@ def estimate_candidates(
     seconds = 0.0
     if not len(left):
         return Estimate(pairs, seconds, m, n)
-    if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold):
+    if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold, len(shingles.ids)):
         sub = np.sort(rng.choice(m, min(m, JOIN_DOCS), replace=False))  # positions in the sample
         pos = np.full(m, -1, dtype=np.int64)
         pos[sub] = np.arange(len(sub))
