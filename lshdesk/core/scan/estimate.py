@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from lshdesk.core.humanize import human_count, human_seconds, human_size
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding, ShingleSpec
+from lshdesk.core.scan.verify import available_memory as available_memory  # where it was (its callers)
 from lshdesk.core.scan.verify import join_seconds, uses_join
 from lshdesk.core.shingle_kinds import kind_of
 from lshdesk.core.shingling import ShingleBatch
@@ -62,21 +62,6 @@ class TooManyCandidates(LshdeskError):
 def _fewer(shingle: ShingleSpec) -> str:
     """How to get fewer candidates with these shingles."""
     return kind_of(shingle.kind).advice(shingle.n)
-
-
-def available_memory() -> int | None:
-    """Bytes the system can still give (Linux: MemAvailable; elsewhere the free pages), or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def estimate_candidates(

@@ -12,6 +12,7 @@ past the filters): the merge took 8.6 s, the join 0.8-1.0 s with its renaming of
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -53,10 +54,23 @@ def uses_join(cost: int, threshold: float, n_ids: int = 0) -> bool:
     10 M rows of ~50 words (550 M ids) would have taken ~38 GB where the probes verify in place."""
     if cost < JOIN_MIN_WORK or threshold < JOIN_MIN_THRESHOLD:
         return False
-    from lshdesk.core.scan.estimate import available_memory
-
     free = available_memory()
     return free is None or rank_bytes(n_ids) <= free // 2
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (Linux: MemAvailable; elsewhere the free pages), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def rank_bytes(n_ids: int) -> int:
