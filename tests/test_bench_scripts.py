@@ -62,3 +62,39 @@ def test_the_planning_benchmark_refuses_a_dataset_it_did_not_write(tmp_path):
     module.write_dataset(str(mine), 300, 10)
     module.write_dataset(str(mine), 300, 10)  # its own: reused
     assert pq.ParquetFile(mine).metadata.num_rows == 300
+
+
+def test_the_row_generator_writes_parquet_with_the_copies_it_plants(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    spec = importlib.util.spec_from_file_location("gen_corpus", SCRIPT.parent / "gen_corpus.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(gen, "ROW_GROUP", 128)  # several row groups, copies across them
+    try:
+        n = gen.write_parquet(str(tmp_path / "r.parquet"), 400, 50, 0.2, 3)
+    finally:
+        monkey.undo()
+    table = pq.read_table(tmp_path / "r.parquet")
+    assert table.column_names == ["path", "text"] and table.num_rows == 400
+    assert pq.ParquetFile(tmp_path / "r.parquet").metadata.num_row_groups == 4
+    names, texts = table.column("path").to_pylist(), table.column("text").to_pylist()
+    assert len(set(names)) == 400 and all(t.endswith("\n") and t[0].isupper() for t in texts)
+    words = [len(t.split()) for t in texts]
+    assert 40 < sum(words) / len(words) < 60
+    planted = (tmp_path / "r.parquet.planted.csv").read_text().splitlines()[1:]
+    assert len(planted) == n and 40 < n < 120  # a fifth of the rows are copies
+    row = {name: i for i, name in enumerate(names)}
+
+    def tokens(t):
+        return [w.strip(",.!?;").lower() for w in t.split()]
+
+    accented = {w.lower() for w in gen._ACCENTED}  # 3 % of rows have some words replaced by accented ones
+
+    def same(a, b):
+        return len(a) == len(b) and all(x == y or accented & {x, y} for x, y in zip(a, b))
+
+    for line in planted:  # each copy comes after its original; one unedited has the same words
+        copy, original, rate = line.split(",")
+        assert row[original] < row[copy]
+        assert float(rate) > 0 or same(tokens(texts[row[copy]]), tokens(texts[row[original]]))

@@ -254,7 +254,9 @@ class Acting(QObject):
     def _show_keeping_marks(self, result) -> None:
         """Show ``result`` with the marks of the documents it shares with the one shown (by path)."""
         shown = self.state.result
-        marked = {shown.docs.paths[i] for i in np.flatnonzero(self.state.marks)} if shown is not None else set()
+        marked = (
+            {shown.docs.paths[i] for i in np.flatnonzero(self.state.marks).tolist()} if shown is not None else set()
+        )
         self.state.set_result(result)
         self.state.set_marks(np.fromiter((p in marked for p in result.docs.paths), bool, len(result.docs)))
 

@@ -9,8 +9,16 @@ and no signature cache: the folder, the Parquet file and the JSON Lines file (``
 are named as the folder's). Reports each scan's time and peak resident set (``ru_maxrss``), the time ratio
 against the folder (target <= 0.7; medians of ``--repeats`` alternated runs), whether the pairs are the same,
 and Parquet read throughput: lshdesk's reader (``datasets.text_slices``, the buffers handed to the kernels)
-against pyarrow's own read of the text column (the faster of ``read_table`` and ``iter_batches``; target
->= 80 %), the median of ``--reads`` alternated runs of each. Each scan's CPU seconds are reported beside its time: on a loaded machine the steadier figure.
+against pyarrow's own reads of the text column (``read_table``; ``iter_batches`` with its defaults and on one
+thread): all in one fresh process, ``--reads`` rounds after one unmeasured, the order reversed every other round,
+each read's CPU seconds (every thread's: the steady figure on a shared machine) and wall seconds; the share is
+pyarrow's fastest median over lshdesk's (target >= 80 %). Each scan's CPU seconds are reported beside its time.
+
+    nice -n 5 python tests/benchmarks/datasets.py --rows 10000000 --out /tmp/lshdesk-bench/rows
+
+``--rows N`` only scans N generated rows (``gen_corpus.write_parquet``: ~``--words`` words a row, a tenth of them
+edited copies; written once to OUT/rowsN.parquet, a row group at a time) and reports the time, CPU, peak resident
+set and pairs: no folder of N files is made or scanned.
 """
 
 from __future__ import annotations
@@ -105,22 +113,90 @@ def _scan_worker(spec: dict) -> dict:
     }
 
 
-def _read_worker(spec: dict) -> dict:
+READERS = ("read_table", "iter_batches", "iter_batches_1", "lshdesk")
+
+
+def _read(how: str, path: str) -> int:
+    """The text column's bytes, read by pyarrow (``read_table``; ``iter_batches`` with its defaults; on one thread)
+    or by lshdesk's reader (``datasets.text_slices``: the buffers the kernels are handed)."""
     import pyarrow.parquet as pq
 
     from lshdesk.core.corpus import datasets
 
-    t0, c0 = time.perf_counter(), _cpu()
     got = 0
-    if spec["how"] == "read_table":
-        got = pq.read_table(spec["path"], columns=["text"]).column(0).nbytes
-    elif spec["how"] == "pyarrow":
-        for b in pq.ParquetFile(spec["path"]).iter_batches(batch_size=datasets.READ_ROWS, columns=["text"]):
+    if how == "read_table":
+        got = pq.read_table(path, columns=["text"]).column(0).nbytes
+    elif how.startswith("iter_batches"):
+        for b in pq.ParquetFile(path).iter_batches(columns=["text"], use_threads=how == "iter_batches"):
             got += b.column(0).nbytes
     else:
-        for s in datasets.text_slices(spec["path"], "text", None, 0, 1 << 40):
+        for s in datasets.text_slices(path, "text", None, 0, 1 << 40):
             got += len(s.buf)
-    return {"seconds": time.perf_counter() - t0, "cpu": _cpu() - c0, "bytes": got}
+    return got
+
+
+def _read_worker(spec: dict) -> dict:
+    """Every reader ``rounds`` times in one process after a round unmeasured (the file in the page cache, the
+    libraries loaded), the order reversed every other round; each read's wall and CPU seconds."""
+    wall: dict[str, list[float]] = {how: [] for how in READERS}
+    cpu: dict[str, list[float]] = {how: [] for how in READERS}
+    for r in range(spec["rounds"] + 1):
+        for how in READERS if r % 2 else READERS[::-1]:
+            t0, c0 = time.perf_counter(), _cpu()
+            _read(how, spec["path"])
+            if r:
+                wall[how].append(time.perf_counter() - t0)
+                cpu[how].append(_cpu() - c0)
+    return {"wall": wall, "cpu": cpu}
+
+
+def read_throughput(script: str, parquet: str, rounds: int) -> None:
+    """lshdesk's read of the text column against pyarrow's best (the fastest of its reads, by each measure)."""
+    got = run_worker(script, {"kind": "read", "path": parquet, "rounds": rounds}, timeout=7200)
+    for what in ("cpu", "wall"):
+        m = {how: median(v) for how, v in got[what].items()}
+        own = min(m[how] for how in READERS if how != "lshdesk")
+        share = own / m["lshdesk"]
+        print(
+            f"Parquet text column, {'CPU' if what == 'cpu' else 'wall'} seconds (medians of {rounds} alternated "
+            f"rounds): pyarrow read_table {m['read_table']:.2f}, iter_batches {m['iter_batches']:.2f}, on one "
+            f"thread {m['iter_batches_1']:.2f}; lshdesk's reader {m['lshdesk']:.2f}: {share:.0%} of pyarrow's "
+            f"throughput (target >= 80 %: {'met' if share >= 0.8 else 'NOT met'}); lshdesk's runs "
+            + ", ".join(f"{x:.2f}" for x in got[what]["lshdesk"]),
+            flush=True,
+        )
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def rows_run(script: str, out: str, n_rows: int, words: int) -> None:
+    """``--rows N``: N generated rows as one Parquet file (made once, a row group at a time: ``gen_corpus``),
+    scanned once in a fresh process: time, CPU, peak resident memory and pairs; no folder to compare with."""
+    import gen_corpus
+
+    parquet = os.path.join(out, f"rows{n_rows}.parquet")
+    if not os.path.isfile(parquet):
+        os.makedirs(out, exist_ok=True)
+        t0, c0 = time.perf_counter(), _cpu()
+        planted = gen_corpus.write_parquet(parquet, n_rows, words, 0.1, 7)
+        print(
+            f"wrote {n_rows:,} rows ({os.path.getsize(parquet) / 2**30:.2f} GB, {planted:,} planted copies) to "
+            f"{parquet} in {time.perf_counter() - t0:.0f} s, {_cpu() - c0:.0f} s of CPU; load {_load()}",
+            flush=True,
+        )
+    pairs = os.path.join(out, f"pairs-rows{n_rows}.tsv")
+    print(f"scanning {parquet}; load {_load()}", flush=True)
+    g = run_worker(script, {"kind": "scan", "root": parquet, "id_column": "path", "pairs": pairs}, timeout=4 * 3600)
+    stages = ", ".join(f"{k} {v:.1f} s" for k, v in g["stages"].items())
+    print(
+        f"rows{n_rows}: {g['docs']:,} rows, {g['candidates']:,} candidates, {g['pairs']:,} pairs in "
+        f"{g['seconds']:.1f} s, {g['cpu']:.1f} s of CPU ({stages}); peak RSS {g['peak_mb']:,.0f} MB "
+        f"({g['peak_mb'] / 1024:.1f} GB); load {_load()}",
+        flush=True,
+    )
 
 
 def _pairs(path: str) -> set[str]:
@@ -132,7 +208,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?")
     ap.add_argument("--out", default="/tmp/lshdesk-bench/data35")
-    ap.add_argument("--reads", type=int, default=3, help="alternated read runs of each reader (default 3)")
+    ap.add_argument("--reads", type=int, default=9, help="alternated rounds of each Parquet reader (default 9)")
+    ap.add_argument("--rows", type=int, help="only scan this many generated rows as Parquet (no folder, no reads)")
+    ap.add_argument("--words", type=int, default=50, help="mean words per generated row (--rows; default 50)")
     ap.add_argument("--repeats", type=int, default=1, help="alternated scans of each corpus (default 1)")
     ap.add_argument("--worker")
     args = ap.parse_args()
@@ -140,8 +218,14 @@ def main() -> None:
         spec = json.loads(args.worker)
         print(json.dumps(_scan_worker(spec) if spec["kind"] == "scan" else _read_worker(spec)))
         return
-    parquet, jsonl = write_datasets(args.folder, args.out)
     script = os.path.abspath(__file__)
+    if args.rows:
+        rows_run(script, args.out, args.rows, args.words)
+        return
+    if not args.folder:
+        ap.error("give the folder of documents (or --rows N)")
+    parquet, jsonl = write_datasets(args.folder, args.out)
+    print(f"load {_load()}", flush=True)
     got: dict[str, dict] = {}
     runs = (("files", args.folder, None), ("parquet", parquet, "path"), ("jsonl", jsonl, "path"))
     for rep in range(args.repeats):  # alternated: files, parquet, jsonl, files, ...
@@ -170,22 +254,8 @@ def main() -> None:
             f"CPU {cpu:.2f} x; "
             f"peak {got[label]['peak_mb']:,.0f} MB vs {got['files']['peak_mb']:,.0f} MB; same pairs: {same}"
         )
-    wall: dict[str, list[float]] = {"read_table": [], "pyarrow": [], "lshdesk": []}
-    cpu: dict[str, list[float]] = {how: [] for how in wall}
-    for _ in range(args.reads):
-        for how in wall:
-            r = run_worker(script, {"kind": "read", "how": how, "path": parquet})
-            wall[how].append(r["seconds"])
-            cpu[how].append(r["cpu"])
-    for what, t in (("time", wall), ("CPU", cpu)):
-        m = {how: median(v) for how, v in t.items()}
-        own = min(m["pyarrow"], m["read_table"])  # the faster of pyarrow's own two reads
-        share = own / m["lshdesk"]
-        print(
-            f"Parquet text column, {what} (medians of {args.reads}): pyarrow read_table {m['read_table']:.2f} s, "
-            f"iter_batches {m['pyarrow']:.2f} s; lshdesk's reader {m['lshdesk']:.2f} s: {share:.0%} of pyarrow's "
-            f"throughput (target >= 80 %: {'met' if share >= 0.8 else 'NOT met'})"
-        )
+    read_throughput(script, parquet, args.reads)
+    print(f"load {_load()}")
 
 
 if __name__ == "__main__":

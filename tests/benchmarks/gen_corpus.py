@@ -7,6 +7,13 @@ a random rate), which spreads their word-3-gram Jaccard similarity over (0, 1]. 
 (copy, original) pair; the benchmarks compute the pairs' exact similarity themselves.
 
     python tests/benchmarks/gen_corpus.py /tmp/lshdesk-bench/synth100k --docs 100000
+
+A target ending in ``.parquet`` gets rows instead of files (``generate_rows``: the same vocabulary, sentences,
+accents and edited copies, made a row group at a time with numpy, so 10 M rows take minutes and memory stays
+bounded): columns ``path`` (a name as the files would have) and ``text``, row groups of 65,536 rows. Copies there
+draw from the last 20,000 rows (not the first: at 10 M rows that would make groups of hundreds).
+
+    python tests/benchmarks/gen_corpus.py /tmp/lshdesk-bench/rows10m.parquet --docs 10000000 --words 50
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -117,16 +126,160 @@ def generate(folder: str, n_docs: int, n_words: int, dup_fraction: float, seed: 
     return len(planted)
 
 
+ROW_GROUP = 65536
+_RATES = np.array([0.0, 0.01, 0.03, 0.06, 0.1, 0.15, 0.25])
+
+
+class _Words:
+    """The vocabulary as numpy object arrays (plain and capitalised) and its Zipf CDF, for drawing many at once."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        vocab = _vocabulary(rng, 30000)
+        zipf = 1.0 / np.arange(1, len(vocab) + 1, dtype=np.float64) ** 1.05
+        self.cdf = np.cumsum(zipf / zipf.sum())
+        import pyarrow as pa
+
+        self.pieces = pa.array(vocab + [w.capitalize() for w in vocab] + _ACCENTED)
+
+    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        return np.minimum(np.searchsorted(self.cdf, rng.random(n)), len(self.cdf) - 1).astype(np.int32)
+
+
+def _edited(rng: np.random.Generator, words: np.ndarray, rate: float, voc: _Words) -> np.ndarray:
+    """``_edit`` on word numbers, vectorised: each word kept, substituted, deleted or followed by an inserted one."""
+    r, kind, fresh = rng.random(len(words)), rng.integers(0, 3, len(words)), voc.draw(rng, len(words))
+    edit = r < rate
+    first = np.where(edit & (kind == 0), fresh, words)
+    keep = np.stack([~edit | (kind != 2), edit & (kind == 1)], axis=1).ravel()
+    out = np.stack([first, fresh], axis=1).ravel()[keep]
+    return out if len(out) else words[:1]
+
+
+def _texts(rng: np.random.Generator, words: list[np.ndarray], voc: _Words) -> Any:
+    """Rows of word numbers rendered as ``_render`` does (sentences of about 6-19 words with capitals, commas now
+    and then, end marks, some line breaks; 3 % of rows with accented words), as a pyarrow string array: the
+    pieces are joined by pyarrow's compute functions, never as Python strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lengths = np.array([len(w) for w in words])
+    flat = np.concatenate(words).astype(np.int64)
+    n, v = len(flat), len(voc.cdf)
+    ends = np.cumsum(lengths)
+    first = rng.random(n) < 1 / 12.5
+    first[ends[:-1]] = True
+    first[0] = True
+    tok = np.where(first, flat + v, flat)  # pieces: the words, the same capitalised, the accented words
+    row = np.repeat(np.arange(len(words)), lengths)
+    accent = (rng.random(len(words)) < 0.03)[row] & (rng.random(n) < 0.3 / 12.5)
+    tok[accent] = 2 * v + rng.integers(0, len(_ACCENTED), int(accent.sum()))
+    last = np.zeros(n, dtype=bool)
+    last[:-1] = first[1:]
+    last[-1] = True
+    suffix = np.where(rng.random(n) < 0.5 / 12.5, 1, 0)  # "", ",", then the end marks
+    suffix[last] = 2 + rng.integers(0, len(_PUNCT), int(last.sum()))
+    sep = np.where(last & (rng.random(n) < 0.25), 1, 0)  # " " or a line break
+    sep[ends - 1] = 1
+    pieces = pc.binary_join_element_wise(
+        voc.pieces.take(pa.array(tok)),
+        pa.array(["", ",", *_PUNCT.tolist()]).take(pa.array(suffix)),
+        pa.array([" ", "\n"]).take(pa.array(sep)),
+        "",
+    )
+    rows = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], ends]).astype(np.int32)), pieces)
+    return pc.binary_join(rows, "")
+
+
+def generate_rows(
+    n_rows: int, n_words: int, dup_fraction: float, seed: int, planted: list | None = None
+) -> Iterator[tuple[list[str], Any]]:
+    """(names, texts as a pyarrow string array) a row group at a time; each (copy, original, edit rate) appended to ``planted``."""
+    rng = np.random.default_rng(seed)
+    voc = _Words(rng)
+    recent: list[np.ndarray] = []  # the last 20,000 rows' words, which copies draw from
+    for start in range(0, n_rows, ROW_GROUP):
+        m = min(ROW_GROUP, n_rows - start)
+        copy = rng.random(m) < dup_fraction
+        lengths = np.maximum(20, rng.normal(n_words, n_words / 4, m).astype(np.int64))
+        fresh = voc.draw(rng, int(lengths[~copy].sum()))
+        cut = np.concatenate([[0], np.cumsum(lengths[~copy])])
+        words, k = [], 0
+        for i in range(m):
+            d = start + i
+            if copy[i] and recent:
+                back = int(rng.integers(0, len(recent)))
+                rate = float(rng.choice(_RATES))
+                w = _edited(rng, recent[back], rate, voc)
+                if planted is not None:
+                    planted.append((d, d - len(recent) + back, rate))
+            else:
+                w = fresh[cut[k] : cut[k + 1]] if not copy[i] else voc.draw(rng, int(lengths[i]))
+                k += not copy[i]
+            words.append(w)
+            recent.append(w)
+        del recent[: max(0, len(recent) - 20000)]
+        yield [_row_name(start + i) for i in range(m)], _texts(rng, words, voc)
+
+
+def _row_name(d: int) -> str:
+    return f"d{d // 1000:05d}/doc{d:08d}.txt"
+
+
+def write_parquet(path: str, n_rows: int, n_words: int, dup_fraction: float, seed: int) -> int:
+    """Rows to a Parquet file (written beside, then renamed), the planted pairs to PATH.planted.csv; their number."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("path", pa.string()), ("text", pa.string())])
+    planted: list = []
+    n = 0
+    with pq.ParquetWriter(path + ".part", schema) as pw, open(path + ".planted.csv", "w") as f:
+        f.write("copy,original,edit_rate\n")
+        for names, texts in generate_rows(n_rows, n_words, dup_fraction, seed, planted):
+            pw.write_table(pa.table({"path": names, "text": texts}, schema=schema), row_group_size=ROW_GROUP)
+            f.writelines(f"{_row_name(a)},{_row_name(b)},{r}\n" for a, b, r in planted)
+            n += len(planted)
+            planted.clear()
+    os.replace(path + ".part", path)
+    return n
+
+
+def write_files(folder: str, n_rows: int, n_words: int, dup_fraction: float, seed: int) -> int:
+    """``generate_rows`` as a folder of files (``--fast``: 1 M in minutes where ``generate`` takes most of an
+    hour), the planted pairs beside it as ``generate`` writes them; their number."""
+    planted: list = []
+    n = 0
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "..", os.path.basename(folder.rstrip("/")) + ".planted.csv"), "w") as f:
+        f.write("copy,original,edit_rate\n")
+        for names, texts in generate_rows(n_rows, n_words, dup_fraction, seed, planted):
+            for name, text in zip(names, texts.to_pylist()):
+                if name.endswith("000.txt"):  # the first of a folder of 1,000
+                    os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+                    out.write(text)
+            f.writelines(f"{_row_name(a)},{_row_name(b)},{r}\n" for a, b, r in planted)
+            n += len(planted)
+            planted.clear()
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder", help="where to write the files (created)")
+    ap.add_argument("folder", help="where to write the files (created), or a .parquet file to write rows to")
     ap.add_argument("--docs", type=int, default=100_000, help="number of documents (default 100000)")
     ap.add_argument("--words", type=int, default=300, help="mean words per document (default 300)")
     ap.add_argument("--dup-fraction", type=float, default=0.1, help="share of documents that are edited copies")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--fast", action="store_true", help="files from the vectorised row generator (generate_rows)")
     args = ap.parse_args()
     t = time.perf_counter()
-    n = generate(args.folder, args.docs, args.words, args.dup_fraction, args.seed)
+    if args.fast and not args.folder.endswith(".parquet"):
+        n = write_files(args.folder, args.docs, args.words, args.dup_fraction, args.seed)
+    elif args.folder.endswith(".parquet"):
+        n = write_parquet(args.folder, args.docs, args.words, args.dup_fraction, args.seed)
+    else:
+        n = generate(args.folder, args.docs, args.words, args.dup_fraction, args.seed)
     print(f"{args.docs} documents, {n} planted pairs in {args.folder} ({time.perf_counter() - t:.1f} s)")
 
 

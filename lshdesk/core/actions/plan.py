@@ -64,7 +64,7 @@ def make_plan(result: ScanResult, marks: np.ndarray) -> Plan:
     return Plan(
         tuple(
             Planned(int(i), d.paths[i], d.rel[i], result.roots[int(d.root[i])], int(d.size[i]), int(mt[i]))
-            for i in np.flatnonzero(marks)
+            for i in np.flatnonzero(marks).tolist()
         )
     )
 

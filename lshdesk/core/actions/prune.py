@@ -33,8 +33,8 @@ def without(result: ScanResult, gone: Sequence[int]) -> tuple[ScanResult, npt.ND
     new[old] = np.arange(len(old))
     d, s = result.docs, result.shingles
     docs = Documents(
-        paths=[d.paths[i] for i in old],
-        rel=[d.rel[i] for i in old],
+        paths=[d.paths[i] for i in old.tolist()],
+        rel=[d.rel[i] for i in old.tolist()],
         root=d.root[old],
         size=d.size[old],
         n_tokens=d.n_tokens[old],

@@ -203,9 +203,12 @@ class TextSlice:
     lengths: npt.NDArray[np.int64]  # every row's text in bytes (0 for none)
     ids: Any  # the id column's values for these rows (a pyarrow array), or None
     texts: list[str] | None  # the texts read, when the caller needs strings
+    rows: npt.NDArray[np.int64] | None = (
+        None  # each place's row number, where the rows are not consecutive (a sample's)
+    )
 
 
-def _utf8(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+def utf8_buffers(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """A string array's UTF-8 bytes and offsets from 0, without copying the text."""
     pa = pyarrow()
     if pa.types.is_null(col.type):
@@ -218,7 +221,7 @@ def _utf8(col: Any) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
 
 
 def make_slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool) -> TextSlice:
-    buf, off = _utf8(col)
+    buf, off = utf8_buffers(col)
     lengths = np.diff(off)
     skipped: list[tuple[int, str]] = []
     if col.null_count == 0 and lengths.all() and int(lengths.max(initial=0)) <= max_bytes:  # every row read
@@ -239,7 +242,7 @@ def make_slice(col: Any, ids: Any, start: int, max_bytes: int, need_texts: bool)
             )
             skipped.append((start + j, why))
         col = col.filter(valid)
-        buf, off = _utf8(col)
+        buf, off = utf8_buffers(col)
     ok = (start + np.flatnonzero(valid)).tolist()
     texts = col.to_pylist() if need_texts else None
     return TextSlice(start, len(lengths), ok, skipped, buf, off, lengths, ids, texts)
@@ -255,7 +258,7 @@ def text_slices(
     for b in batches(path, columns, text_column):
         col = b.column(0)
         ids = b.column(id_column) if id_column else None
-        _, off = _utf8(col)
+        _, off = utf8_buffers(col)
         i = 0
         while i < len(col):  # cut at SLICE_ROWS rows, or before the row that passes SLICE_BYTES
             j = min(len(col), i + SLICE_ROWS)

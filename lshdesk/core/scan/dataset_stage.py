@@ -22,6 +22,7 @@ import numpy as np
 from lshdesk.core.corpus import datasets
 from lshdesk.core.corpus.datasets import DatasetError, DatasetRows, TextSlice
 from lshdesk.core.corpus.listing import Skipped
+from lshdesk.core.corpus.row_names import JoinedNames, StringBuilder
 from lshdesk.core.errors import check_cancel
 from lshdesk.core.minhash import HashFamily, make_family
 from lshdesk.core.params import ScanParams, SignatureParams
@@ -32,20 +33,6 @@ from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import ShingleBatch
 from lshdesk.core.threads import wait_for
 from lshdesk.core.unitext import token_batch
-
-
-class RowNames(Sequence[str]):
-    """Row references by row number, made when asked (a store names only the rows it skips)."""
-
-    def __init__(self, files: list[str], starts: list[int], column: str) -> None:
-        self.files, self.starts, self.column = files, starts, column
-
-    def __getitem__(self, g: int) -> str:  # type: ignore[override]
-        f = int(np.searchsorted(self.starts, g, side="right")) - 1
-        return datasets.row_ref(self.files[f], g - self.starts[f], self.column)
-
-    def __len__(self) -> int:
-        return self.starts[-1] if self.starts else 0
 
 
 def token_bytes(buf: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -80,7 +67,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
     return off
 
 
-def sign_slice(s: TextSlice, names: RowNames, sp: SignatureParams, family: HashFamily) -> tuple:
+def sign_slice(s: TextSlice, names: Sequence[str], sp: SignatureParams, family: HashFamily) -> tuple:
     """One slice tokenized and signed (the unit of work of a helper thread)."""
     skipped = [Skipped(names[g], why) for g, why in s.skipped]
     buf, off, plain = token_bytes(s.buf, s.offsets)
@@ -109,16 +96,17 @@ def sign_dataset(
     known = [datasets.row_count(f) for _, f in files]
     total = sum(n for n in known if n is not None) if None not in known else 0
     family = make_family(sp)
-    read = RowReading(ScanStore(sp.k, family.dtype), RowNames([f for _, f in files], [0], opts.text_column), total)
+    refs = JoinedNames([(f"{f}#row=", f"&text={opts.text_column}") for _, f in files], [0])  # datasets.row_ref's
+    read = RowReading(ScanStore(sp.k, family.dtype), refs, total, opts.id_column is not None)
     need = needs_texts(sp, family)
 
     def slices() -> Iterator[TextSlice]:
         for _, path in files:
-            end = read.names.starts[-1]
+            end = refs.starts[-1]
             for s in datasets.text_slices(path, opts.text_column, opts.id_column, end, opts.max_bytes, need):
                 yield s
                 end = s.start + s.n_rows
-            read.names.starts.append(end)
+            refs.starts.append(end)
 
     yield from sign_slices(slices(), read, sp, family, cancel, t0)
     return read.corpus(roots, params, files, time.perf_counter() - t0)
@@ -142,54 +130,63 @@ def sign_slices(
 ) -> Generator[Progress, None, None]:
     """Sign the slices on ``WORKERS`` helper threads, taken in order into ``read``, at most ``WORKERS + 1`` in flight."""
     pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-rows")
-    in_flight: deque[Future] = deque()
+    in_flight: deque[tuple[Future, TextSlice]] = deque()
     finished = False
     try:
         for s in slices:
             check_cancel(cancel)
-            read.lengths.append(s.lengths)
-            if s.ids is not None:
-                read.ids.append(s.ids)
-            in_flight.append(pool.submit(sign_slice, s, read.names, sp, family))
+            in_flight.append((pool.submit(sign_slice, s, read.names, sp, family), s))
             while len(in_flight) > WORKERS:
-                read.take(wait_for(in_flight.popleft(), cancel))
+                read.take(*_done(in_flight.popleft(), cancel))
                 yield Progress("reading", read.done, read.total, time.perf_counter() - t0, unit="rows")
         while in_flight:
-            read.take(wait_for(in_flight.popleft(), cancel))
+            read.take(*_done(in_flight.popleft(), cancel))
         finished = True
     finally:  # cancelled or failed: never wait on a slice still at work
         pool.shutdown(wait=finished, cancel_futures=True)
     yield Progress("reading", read.done, read.total, time.perf_counter() - t0, unit="rows")
 
 
-class RowReading:
-    """What a dataset scan keeps as slices are taken: the store, the rows kept and skipped, lengths and ids."""
+def _done(work: tuple[Future, TextSlice], cancel: threading.Event | None) -> tuple[tuple, TextSlice]:
+    return wait_for(work[0], cancel), work[1]
 
-    def __init__(self, store: ScanStore, names: RowNames, total: int) -> None:
+
+class RowReading:
+    """What a dataset scan keeps as slices are taken: the store, the rows kept and skipped, their sizes and ids
+    (arrays, a slice's worth at a time: a million rows as Python objects cost ~200 MB at the scan's peak)."""
+
+    def __init__(self, store: ScanStore, names: JoinedNames, total: int, with_ids: bool) -> None:
         self.store, self.names, self.total = store, names, total
-        self.kept: list[int] = []
+        self.kept: list[np.ndarray] = []  # row numbers, a slice's at a time
+        self.n_kept = 0
+        self.sizes: list[np.ndarray] = []  # the kept rows' text in bytes
         self.skipped: list[Skipped] = []
-        self.lengths: list[np.ndarray] = []
-        self.ids: list = []
-        self.drawn: np.ndarray | None = None  # a sample's rows (ascending): the order lengths and ids are kept in
+        self.ids = StringBuilder() if with_ids else None
+        self.drawn: int | None = None  # a random sample's: how many rows were drawn (``sample_stage``)
 
     @property
     def done(self) -> int:
-        return len(self.kept) + len(self.skipped)
+        return self.n_kept + len(self.skipped)
 
-    def take(self, signed: tuple[Prepared, ShingleBatch, np.ndarray]) -> None:
+    def take(self, signed: tuple[Prepared, ShingleBatch, np.ndarray], s: TextSlice) -> None:
         prep, batch, sigs = signed
         ids = self.store.n_ids + len(batch.ids)  # as many ids a row in the rest as so far, and a twentieth more
         room = (self.total or 1 << 62), int(ids * max(1.0, self.total / max(1, self.done + len(prep.ok))) * 1.05) + 1
-        self.kept += self.store.add(prep, batch, sigs, self.names, self.skipped, room)
+        kept = np.asarray(self.store.add(prep, batch, sigs, self.names, self.skipped, room), dtype=np.int64)
+        self.kept.append(kept)
+        self.n_kept += len(kept)
+        at = kept - s.start if s.rows is None else np.searchsorted(s.rows, kept)  # the rows' places in the slice
+        self.sizes.append(s.lengths[at])
+        if self.ids is not None and s.ids is not None:
+            _add_ids(self.ids, s.ids, at)
 
     def corpus(
         self, roots: Sequence[str], params: ScanParams, files: list[tuple[int, str]], seconds: float
     ) -> RowsRead:
-        datasets.pyarrow().default_memory_pool().release_unused()  # the read batches' memory, before the names
+        datasets.pyarrow().default_memory_pool().release_unused()  # the read batches' memory
         shingles, sigs = self.store.finish()
         starts = np.asarray(self.names.starts, dtype=np.int64)
-        rows = np.asarray(self.kept, dtype=np.int64)
+        rows = np.concatenate(self.kept) if self.kept else np.zeros(0, np.int64)
         opts = params.corpus
         dataset = DatasetRows(
             tuple(f for _, f in files),
@@ -198,24 +195,35 @@ class RowReading:
             rows,
             opts.text_column,
             opts.id_column,
-            len(self.drawn) if self.drawn is not None else None,
+            self.drawn,
         )
-        kept_at = rows if self.drawn is None else np.searchsorted(self.drawn, rows)  # into lengths and ids
         fidx = dataset.file_of(rows)
-        at = rows - starts[fidx]
-        names = [(f"{path}#row=", f"&text={opts.text_column}") for _, path in files]  # datasets.row_ref's form
-        paths = _joined(names, fidx, at)
-        lengths = np.concatenate(self.lengths) if self.lengths else np.zeros(0, np.int64)
         mtimes = np.array([os.stat(f).st_mtime_ns for _, f in files], dtype=np.int64)
+        folder = [os.path.isdir(roots[r]) for r, _ in files]  # below a folder root, a row's name starts with its file's
+        prefix = [
+            (os.path.relpath(f, roots[r]).replace(os.sep, "/") + ":" if d else "", "")
+            for (r, f), d in zip(files, folder)
+        ]
         docs = dict(
-            paths=paths,
-            rel=_row_names(roots, files, fidx, at, self.ids, kept_at),
+            paths=JoinedNames(self.names.parts, self.names.starts, rows),
+            rel=self.ids.finish() if self.ids is not None else JoinedNames(prefix, self.names.starts, rows),
             root=np.asarray(dataset.file_root, dtype=np.int64)[fidx],
-            size=lengths[kept_at],
+            size=np.concatenate(self.sizes) if self.sizes else np.zeros(0, np.int64),
             n_tokens=shingles.n_tokens,
             mtime=mtimes[fidx],
         )
         return RowsRead(docs, in_row_order(self.skipped, dataset.files), sigs, shingles, dataset, seconds)
+
+
+def _add_ids(out: StringBuilder, ids: Any, at: np.ndarray) -> None:
+    """The id column's values of rows ``at`` of a slice, as ``str`` gives them (a null is 'None')."""
+    pa = datasets.pyarrow()
+    t = ids.type
+    if ids.null_count == 0 and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+        taken = ids if len(at) == len(ids) else ids.take(pa.array(at))
+        out.add_utf8(*datasets.utf8_buffers(taken))
+    else:
+        out.add(ids.take(pa.array(at)).to_pylist())
 
 
 def in_row_order(skipped: list[Skipped], files: Sequence[str]) -> list[Skipped]:
@@ -228,34 +236,3 @@ def in_row_order(skipped: list[Skipped], files: Sequence[str]) -> list[Skipped]:
         return (at.get(ref[0], -1), ref[1]) if ref is not None else (-1, 0)
 
     return sorted(skipped, key=key)
-
-
-CHUNK = 65536  # rows named at a time: no list of a million row numbers beside the names
-
-
-def _joined(parts: list[tuple[str, str]], fidx: np.ndarray, at: np.ndarray) -> list[str]:
-    """``before + str(row) + after`` with (before, after) = ``parts[file]``, for each document."""
-    out: list[str] = []
-    for s in range(0, len(at), CHUNK):
-        out += [
-            f"{parts[f][0]}{r}{parts[f][1]}" for f, r in zip(fidx[s : s + CHUNK].tolist(), at[s : s + CHUNK].tolist())
-        ]
-    return out
-
-
-def _row_names(
-    roots: Sequence[str], files: list, fidx: np.ndarray, at: np.ndarray, ids: list, rows: np.ndarray
-) -> list[str]:
-    """Each row's name: its id column's value, else its position, after its file's name below a folder root."""
-    if ids:
-        pa = datasets.pyarrow()
-        whole = pa.chunked_array(ids)
-        out: list[str] = []
-        for s in range(0, len(rows), CHUNK):
-            out += [str(v) for v in whole.take(pa.array(rows[s : s + CHUNK])).to_pylist()]
-        return out
-    prefix = [
-        (os.path.relpath(f, roots[r]).replace(os.sep, "/") + ":" if os.path.isdir(roots[r]) else "", "")
-        for r, f in files
-    ]
-    return _joined(prefix, fidx, at)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from lshdesk.core.humanize import human_count, human_seconds, human_size
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding, ShingleSpec
+from lshdesk.core.scan.verify import available_memory as available_memory  # where it was (its callers)
 from lshdesk.core.scan.verify import join_seconds, uses_join
 from lshdesk.core.shingle_kinds import kind_of
 from lshdesk.core.shingling import ShingleBatch
@@ -64,21 +64,6 @@ def _fewer(shingle: ShingleSpec) -> str:
     return kind_of(shingle.kind).advice(shingle.n)
 
 
-def available_memory() -> int | None:
-    """Bytes the system can still give (Linux: MemAvailable; elsewhere the free pages), or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
 def estimate_candidates(
     sigs: npt.NDArray,
     shingles: ShingleBatch,
@@ -110,7 +95,7 @@ def estimate_candidates(
     seconds = 0.0
     if not len(left):
         return Estimate(pairs, seconds, m, n)
-    if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold):
+    if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold, len(shingles.ids)):
         sub = np.sort(rng.choice(m, min(m, JOIN_DOCS), replace=False))  # positions in the sample
         pos = np.full(m, -1, dtype=np.int64)
         pos[sub] = np.arange(len(sub))

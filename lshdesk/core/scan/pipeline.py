@@ -47,8 +47,8 @@ if TYPE_CHECKING:
 class Documents:
     """The documents of a scan, one array (or list) per property, in scan order (folder, then path)."""
 
-    paths: list[str]
-    rel: list[str]
+    paths: Sequence[str]  # a list, or for a dataset's rows names made when asked (corpus.row_names)
+    rel: Sequence[str]
     root: npt.NDArray[np.int64]
     size: npt.NDArray[np.int64]
     n_tokens: npt.NDArray[np.int64]

@@ -21,7 +21,8 @@ from lshdesk.core.corpus.datasets import SLICE_BYTES, SLICE_ROWS, TextSlice
 from lshdesk.core.corpus.sampling import RowSample, draw_sample
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import ScanParams
-from lshdesk.core.scan.dataset_stage import RowNames, RowReading, RowsRead, root_files, sign_slices
+from lshdesk.core.corpus.row_names import JoinedNames
+from lshdesk.core.scan.dataset_stage import RowReading, RowsRead, root_files, sign_slices
 from lshdesk.core.scan.frontend import needs_texts
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
@@ -45,9 +46,9 @@ def sign_sample(
     except StopIteration as stop:
         sample: RowSample = stop.value
     family = make_family(sp)
-    names = RowNames(paths, sample.starts.tolist(), opts.text_column)
-    read = RowReading(ScanStore(sp.k, family.dtype), names, len(sample.rows))
-    read.drawn = sample.rows
+    names = JoinedNames([(f"{f}#row=", f"&text={opts.text_column}") for f in paths], sample.starts.tolist())
+    read = RowReading(ScanStore(sp.k, family.dtype), names, len(sample.rows), opts.id_column is not None)
+    read.drawn = len(sample.rows)
     yield from sign_slices(sample_slices(sample, opts.max_bytes, needs_texts(sp, family)), read, sp, family, cancel, t0)
     return read.corpus(roots, params, files, time.perf_counter() - t0)
 
@@ -73,6 +74,7 @@ def sample_slices(sample: RowSample, max_bytes: int, need_texts: bool) -> Iterat
         yield dataclasses.replace(
             s,
             start=int(at[0]),
+            rows=at,
             ok=at[np.asarray(s.ok, dtype=np.int64)].tolist(),
             skipped=[(int(at[p]), why) for p, why in s.skipped],
         )

@@ -170,7 +170,7 @@ def pair_stages(
     yield Progress("estimating", round(est.pairs), 0, clock(), "candidate pairs", est.warning(shingle))
     check_cancel(cancel)
     ranks = RankedIds(shingles)  # computed at most once, if the join or a large group needs it
-    if uses_join(int(2 * est.pairs * shingles.counts().mean()), threshold):
+    if uses_join(int(2 * est.pairs * shingles.counts().mean()), threshold, len(shingles.ids)):
         ranks.start(cancel)  # renamed while banding runs: the join needs it first
     cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
     stage_t["banding"] = clock() - sum(stage_t.values())

@@ -12,6 +12,7 @@ past the filters): the merge took 8.6 s, the join 0.8-1.0 s with its renaming of
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -47,9 +48,35 @@ HAIR = 1e-9  # the join's threshold is lowered by this: verified() keeps J >= t 
 Clock = Callable[[], float]
 
 
-def uses_join(cost: int, threshold: float) -> bool:
-    """Whether the candidates are verified by the join (long intersections, a threshold the filters can use)."""
-    return cost >= JOIN_MIN_WORK and threshold >= JOIN_MIN_THRESHOLD
+def uses_join(cost: int, threshold: float, n_ids: int = 0) -> bool:
+    """Whether the candidates are verified by the join (long intersections, a threshold the filters can use), and
+    its renaming of the ``n_ids`` shingle ids (``RankedIds``) fits in half the memory the system can still give:
+    10 M rows of ~50 words (550 M ids) would have taken ~38 GB where the probes verify in place."""
+    if cost < JOIN_MIN_WORK or threshold < JOIN_MIN_THRESHOLD:
+        return False
+    free = available_memory()
+    return free is None or rank_bytes(n_ids) <= free // 2
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (Linux: MemAvailable; elsewhere the free pages), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def rank_bytes(n_ids: int) -> int:
+    """The memory ``RankedIds`` takes for ``n_ids`` ids: its table (keys, frequencies, ranks) and two ids' worth."""
+    slots = 1 << max(10, (2 * n_ids - 1).bit_length())
+    return slots * 16 + n_ids * 8
 
 
 def verify_stage(
@@ -68,7 +95,7 @@ def verify_stage(
     counts = shingles.counts().astype(np.int64)
     est = np.zeros(len(left), dtype=np.float64)
     yield Progress("verifying", 0, len(left), clock())
-    if uses_join(int(counts[left].sum() + counts[right].sum()), threshold):
+    if uses_join(int(counts[left].sum() + counts[right].sum()), threshold, len(shingles.ids)):
         inter = np.full(len(left), -1, dtype=np.int64)
         steps: Iterator = _join_steps(ranks or RankedIds(shingles), sigs, left, right, threshold, inter, est, cancel)
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,7 +75,7 @@ class GroupsModel(QAbstractItemModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.names: list[str] = []
-        self.paths: list[str] = []
+        self.paths: Sequence[str] = []
         self.sizes = np.zeros(0, dtype=np.int64)
         self.strict = False
         self._result: ScanResult | None = None

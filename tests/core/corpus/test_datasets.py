@@ -145,14 +145,14 @@ def test_ascii_rows_pass_as_they_are_and_the_others_through_the_unicode_kernel()
 
     texts = ["plain words here", "Café CRÈME brûlée", "more plain ones", "", "ÉCOLE naïve", "last plain"]
     col = pa.array(texts)
-    buf, off = datasets._utf8(col)
+    buf, off = datasets.utf8_buffers(col)
     got, got_off, plain = token_bytes(buf, off)
     assert not plain and got_off[-1] == len(got)
     want = word_batch(*pack(token_parts(texts)), 3)
     have = word_batch(got, got_off, 3)
     assert np.array_equal(have.ids, want.ids) and np.array_equal(have.offsets, want.offsets)
     assert [got[got_off[j] : got_off[j + 1]].tobytes() for j in (0, 2, 5)] == [texts[j].encode() for j in (0, 2, 5)]
-    assert token_bytes(*datasets._utf8(pa.array(["only ascii"])))[2]
+    assert token_bytes(*datasets.utf8_buffers(pa.array(["only ascii"])))[2]
 
 
 def test_sessions_and_settings_keep_a_datasets_columns():

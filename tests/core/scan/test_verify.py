@@ -164,3 +164,13 @@ def test_unmeasured_candidates_survive_a_session_and_are_counted_in_the_report(t
     np.testing.assert_array_equal(np.isnan(back.candidates.jaccard), unmeasured)
     np.testing.assert_array_equal(back.pairs.jaccard, result.pairs.jaccard)
     assert f"{int(unmeasured.sum()):,} more candidates proven below the threshold" in to_html(result)
+
+
+def test_the_join_is_not_used_where_its_renaming_would_not_fit_in_memory(monkeypatch):
+    work, n_ids = verify.JOIN_MIN_WORK, 550_000_000  # 10 M rows of ~50 words
+    assert verify.rank_bytes(1000) == 2048 * 16 + 8000  # the table: the power of two at least twice the ids
+    monkeypatch.setattr(verify, "available_memory", lambda: 20 << 30)
+    assert verify.uses_join(work, 0.8, 1_000_000) and not verify.uses_join(work, 0.8, n_ids)
+    assert not verify.uses_join(work - 1, 0.8, 1_000_000) and not verify.uses_join(work, 0.05, 1_000_000)
+    monkeypatch.setattr(verify, "available_memory", lambda: None)  # unknown: as before
+    assert verify.uses_join(work, 0.8, n_ids)
