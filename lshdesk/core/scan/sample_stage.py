@@ -18,10 +18,10 @@ import numpy as np
 
 from lshdesk.core.corpus import datasets
 from lshdesk.core.corpus.datasets import SLICE_BYTES, SLICE_ROWS, TextSlice
+from lshdesk.core.corpus.row_names import JoinedNames
 from lshdesk.core.corpus.sampling import RowSample, draw_sample
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import ScanParams
-from lshdesk.core.corpus.row_names import JoinedNames
 from lshdesk.core.scan.dataset_stage import RowReading, RowsRead, root_files, sign_slices
 from lshdesk.core.scan.frontend import needs_texts
 from lshdesk.core.scan.progress import Progress
