@@ -12,8 +12,10 @@ letters, not spaces). A document whose bytes are not UTF-8 is marked bad (``unit
 
 from libc.stdint cimport int64_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cython.view cimport array as cvarray
+
+from lshdesk.core.kernels._mix cimport C0, absorb_word, fmix64
 
 import numpy as np
 
@@ -59,11 +61,15 @@ cdef enum:
 
 cdef struct Out:
     uint8_t *b  # word mode: the token bytes
-    uint64_t *u  # char mode: the code points
+    uint64_t *u  # char mode: the code points; ids mode: the token ids
     Py_ssize_t n
     Py_ssize_t cap
     Py_ssize_t start  # where the current document's output begins
     bint chars
+    bint ids  # word mode, each token's id (``tokens.tokenize_bytes`` of the token bytes) instead of its bytes
+    uint64_t h  # ids mode: the running hash of the current token, its bytes not yet absorbed, and its length
+    uint64_t w
+    uint64_t length
     bint in_token  # word mode: the last code point was part of a token
     bint started  # char mode: a character has been written for this document
     bint pending  # char mode: whitespace since the last character written
@@ -88,11 +94,11 @@ cdef bint reserve(Out *o, Py_ssize_t more) noexcept nogil:
     if o.n + more <= o.cap:
         return True
     cap = max(2 * o.cap, o.n + more, 4096)
-    p = realloc(o.u if o.chars else <void *>o.b, cap * (8 if o.chars else 1))
+    p = realloc(o.u if o.chars or o.ids else <void *>o.b, cap * (8 if o.chars or o.ids else 1))
     if p == NULL:
         o.failed = True
         return False
-    if o.chars:
+    if o.chars or o.ids:
         o.u = <uint64_t *>p
     else:
         o.b = <uint8_t *>p
@@ -115,8 +121,65 @@ cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
     s.n += 1
 
 
+cdef inline void feed(Out *o, uint64_t c) noexcept nogil:
+    """ids mode: one byte of the current token (``tokens._tokenize_doc``'s absorbing, 8 bytes a word)."""
+    o.w |= c << (8 * (o.length & 7))
+    o.length += 1
+    if o.length & 7 == 0:
+        o.h = absorb_word(o.h, o.w)
+        o.w = 0
+
+
+cdef inline void emit(Out *o) noexcept nogil:
+    """ids mode: the current token (if any) ends: its id is written."""
+    if o.length == 0:
+        return
+    if o.length & 7:
+        o.h = absorb_word(o.h, o.w)
+    if reserve(o, 1):
+        o.u[o.n] = fmix64(o.h ^ o.length)
+        o.n += 1
+    o.h = C0
+    o.w = 0
+    o.length = 0
+
+
+cdef inline void feed_n(Out *o, uint64_t v, uint64_t k) noexcept nogil:
+    """ids mode: ``k`` (1 to 4) bytes of the current token at once, ``v`` holding them little-endian: as ``feed``
+    of each in turn."""
+    cdef uint64_t used = o.length & 7, room = 8 - used
+    o.w |= v << (8 * used)
+    o.length += k
+    if k >= room:  # the word is full (room <= 4 here, so the shifts stay below 64)
+        o.h = absorb_word(o.h, o.w)
+        o.w = v >> (8 * room)
+
+
+cdef void put_id(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
+    """``put`` in ids mode: the token's UTF-8 bytes absorbed as the byte tokenizer would read them."""
+    if not flags & ALNUM:
+        emit(o)
+        return
+    if cp < 0x80:
+        if TOKEN_ASCII[cp] == 0:  # never for a letter or digit: as the byte tokenizer's table would split it
+            emit(o)
+            return
+        feed(o, TOKEN_ASCII[cp])
+    elif cp < 0x800:
+        feed_n(o, (0xC0 | (cp >> 6)) | (<uint64_t>(0x80 | (cp & 0x3F)) << 8), 2)
+    elif cp < 0x10000:
+        feed_n(o, (0xE0 | (cp >> 12)) | (<uint64_t>(0x80 | ((cp >> 6) & 0x3F)) << 8)
+               | (<uint64_t>(0x80 | (cp & 0x3F)) << 16), 3)
+    else:
+        feed_n(o, (0xF0 | (cp >> 18)) | (<uint64_t>(0x80 | ((cp >> 12) & 0x3F)) << 8)
+               | (<uint64_t>(0x80 | ((cp >> 6) & 0x3F)) << 16) | (<uint64_t>(0x80 | (cp & 0x3F)) << 24), 4)
+
+
 cdef inline void put(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
     """One code point of the casefolded text, classified."""
+    if o.ids:
+        put_id(o, cp, flags)
+        return
     if o.chars:
         if flags & SPACE:
             o.pending = o.started
@@ -162,9 +225,40 @@ cdef inline void put(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
 
 cdef uint8_t ASCII_LOWER[128]
 cdef uint8_t ASCII_FLAGS[128]
+cdef uint8_t TOKEN_ASCII[128]  # ``tokens.TOKEN_BYTES`` below 128: the byte as it enters a token, 0 between tokens
 for _c in range(128):
     ASCII_LOWER[_c] = _c + 32 if 65 <= _c <= 90 else _c
     ASCII_FLAGS[_c] = ALNUM if chr(_c).isalnum() else SPACE if chr(_c).isspace() else 0
+    TOKEN_ASCII[_c] = _c + 32 if 65 <= _c <= 90 else _c if 48 <= _c <= 57 or 97 <= _c <= 122 else 0
+
+
+cdef void put_ascii_ids(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
+    """``put_ascii`` in ids mode, the token's state in locals."""
+    cdef Py_ssize_t k, w = o.n
+    cdef uint64_t h = o.h, word = o.w, length = o.length
+    cdef uint64_t *u
+    cdef uint8_t c
+    if not reserve(o, n // 2 + 2):  # a token ends at most every second character, and once more
+        return
+    u = o.u
+    for k in range(n):
+        c = TOKEN_ASCII[t[k]]  # non-zero exactly for the ASCII letters and digits (ALNUM)
+        if c:
+            word |= (<uint64_t>c) << (8 * (length & 7))
+            length += 1
+            if length & 7 == 0:
+                h = absorb_word(h, word)
+                word = 0
+        elif length:
+            if length & 7:
+                h = absorb_word(h, word)
+            u[w] = fmix64(h ^ length)
+            w += 1
+            h = C0
+            word = 0
+            length = 0
+    o.h, o.w, o.length = h, word, length
+    o.n = w
 
 
 cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
@@ -176,6 +270,9 @@ cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
     cdef bint flag, started
     cdef uint8_t *b
     cdef uint64_t *u
+    if o.ids:
+        put_ascii_ids(o, t, n)
+        return
     if not reserve(o, n + 1):  # a separator or a space at most once more than there are characters
         return
     b, u = o.b, o.u
@@ -249,6 +346,12 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
     cdef uint32_t x, c, comp, last_cc
     cdef uint32_t *v = s.v
     cdef Py_ssize_t n = s.n
+    cdef uint8_t one
+    if n == 1 and v[0] < 0x80:  # an ASCII character alone (before a starter): as put_ascii puts it
+        one = <uint8_t>v[0]
+        put_ascii(o, &one, 1)
+        s.n = 0
+        return
     if n > 1:
         for i in range(1, n):  # canonical order: stable insertion sort of each run of non-starters by class
             x = v[i]
@@ -282,6 +385,19 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
     s.n = 0
 
 
+cdef inline Py_ssize_t ascii_end(const uint8_t *t, Py_ssize_t j, Py_ssize_t m) noexcept nogil:
+    """The first position from j on whose byte is not ASCII (or m), eight bytes at a time."""
+    cdef uint64_t x
+    while j + 8 <= m:
+        memcpy(&x, t + j, 8)
+        if x & 0x8080808080808080ULL:
+            break
+        j += 8
+    while j < m and t[j] < 0x80:
+        j += 1
+    return j
+
+
 cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) noexcept nogil:
     """One document's bytes to the output: 0, or 1 if they are not UTF-8 (surrogates allowed unless ``strict``, as
     Python's strict decoder refuses them), -1 out of memory."""
@@ -295,9 +411,7 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
         if b < 0x80:  # a run of ASCII: the last one before a non-ASCII byte starts a segment
             if s.n:
                 flush(o, s)
-            j = i + 1
-            while j < m and t[j] < 0x80:
-                j += 1
+            j = ascii_end(t, i + 1, m)
             put_ascii(o, t + i, j - i - (j < m))
             if j < m:
                 push(s, t[j - 1])
@@ -340,29 +454,32 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
             return -1
     if s.n:
         flush(o, s)
+    if o.ids:
+        emit(o)
     return -1 if o.failed else 0
 
 
 cdef object _handed_over(Out *o):
     """The output as a numpy array owning (to free) the kernel's buffer: 14 MB of text is 112 MB of code points."""
-    cdef Py_ssize_t item = 8 if o.chars else 1
-    cdef void *p = o.u if o.chars else <void *>o.b
+    cdef Py_ssize_t item = 8 if o.chars or o.ids else 1
+    cdef void *p = o.u if o.chars or o.ids else <void *>o.b
     cdef void *q
     cdef cvarray arr
     if o.n == 0:
-        return np.empty(0, dtype=np.uint64 if o.chars else np.uint8)
+        return np.empty(0, dtype=np.uint64 if o.chars or o.ids else np.uint8)
     q = realloc(p, o.n * item)  # give back the unused capacity
     p = q if q != NULL else p
     o.u = NULL
     o.b = NULL
-    arr = cvarray(shape=(o.n,), itemsize=item, format="Q" if o.chars else "B", mode="c", allocate_buffer=False)
+    arr = cvarray(shape=(o.n,), itemsize=item, format="Q" if item == 8 else "B", mode="c", allocate_buffer=False)
     arr.data = <char *>p
     arr.callback_free_data = free
     return np.asarray(arr)
 
 
-def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint strict=False):
-    """The batch through ``run_doc``: (output, per-document offsets, bad documents as int8 flags)."""
+def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint strict=False, bint ids=False):
+    """The batch through ``run_doc``: (output, per-document offsets, bad documents as int8 flags). With ``ids``
+    (word mode): each token's id (uint64), exactly ``tokens.tokenize_bytes`` of the token bytes word mode gives."""
     cdef Py_ssize_t nd = offsets.shape[0] - 1
     cdef Out o
     cdef Seg s
@@ -375,13 +492,16 @@ def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint st
     memset(&o, 0, sizeof(o))
     memset(&s, 0, sizeof(s))
     o.chars = chars
-    reserve(&o, offsets[nd] - offsets[0] + nd)  # about the size of the input: grown if it is not enough
+    o.ids = ids and not chars
+    # about the size of the input (ids: a token at most every second byte): grown if it is not enough
+    reserve(&o, (offsets[nd] - offsets[0]) // (2 if o.ids else 1) + nd)
     try:
         with nogil:
             off[0] = 0
             for d in range(nd):
                 o.start = o.n
                 o.in_token = o.started = o.pending = False
+                o.h, o.w, o.length = C0, 0, 0
                 s.n = 0
                 status = run_doc(&o, &s, &buf[0] + offsets[d], offsets[d + 1] - offsets[d], strict)
                 if status < 0:
