@@ -15,7 +15,9 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from cython.view cimport array as cvarray
 
-from lshdesk.core.kernels._mix cimport C0, absorb_word, fmix64
+from lshdesk.core.kernels._mix cimport C0
+from lshdesk.core.kernels._utext_out cimport (ALNUM, CP, DSELF, FIRST, FSELF, HANGUL, SAFE, SECOND, SPACE, Out, emit,
+                                              put_ascii_ids, put_id, reserve)
 
 import numpy as np
 
@@ -38,17 +40,7 @@ cdef extern from "_unicode_tables.h" nogil:
 
 UNIDATA_VERSION = UT_UNIDATA_VERSION.decode("ascii")
 
-# record flags (as gen_unicode_tables.py writes them)
 cdef enum:
-    ALNUM = 1
-    SPACE = 2
-    FIRST = 4
-    SECOND = 8
-    SAFE = 16
-    DSELF = 32
-    FSELF = 64
-    HANGUL = 128
-    CP = 0x1FFFFF  # the code point of a packed ``cp | ccc << 21``
     S_BASE = 0xAC00  # Hangul: syllables, leading consonants, vowels, trailing consonants (T_BASE + 0 is none)
     L_BASE = 0x1100
     V_BASE = 0x1161
@@ -57,23 +49,6 @@ cdef enum:
     V_COUNT = 21
     T_COUNT = 28
     S_COUNT = L_COUNT * V_COUNT * T_COUNT
-
-
-cdef struct Out:
-    uint8_t *b  # word mode: the token bytes
-    uint64_t *u  # char mode: the code points; ids mode: the token ids
-    Py_ssize_t n
-    Py_ssize_t cap
-    Py_ssize_t start  # where the current document's output begins
-    bint chars
-    bint ids  # word mode, each token's id (``tokens.tokenize_bytes`` of the token bytes) instead of its bytes
-    uint64_t h  # ids mode: the running hash of the current token, its bytes not yet absorbed, and its length
-    uint64_t w
-    uint64_t length
-    bint in_token  # word mode: the last code point was part of a token
-    bint started  # char mode: a character has been written for this document
-    bint pending  # char mode: whitespace since the last character written
-    bint failed  # out of memory
 
 
 cdef struct Seg:
@@ -85,25 +60,6 @@ cdef struct Seg:
 
 cdef inline const ut_rec *rec(uint32_t cp) noexcept nogil:
     return &ut_recs[ut_stage2[(<uint32_t>ut_stage1[cp >> UT_SHIFT] << UT_SHIFT) | (cp & UT_MASK)]]
-
-
-cdef bint reserve(Out *o, Py_ssize_t more) noexcept nogil:
-    """Room for ``more`` items in the output; False (and ``failed``) when memory runs out."""
-    cdef Py_ssize_t cap
-    cdef void *p
-    if o.n + more <= o.cap:
-        return True
-    cap = max(2 * o.cap, o.n + more, 4096)
-    p = realloc(o.u if o.chars or o.ids else <void *>o.b, cap * (8 if o.chars or o.ids else 1))
-    if p == NULL:
-        o.failed = True
-        return False
-    if o.chars or o.ids:
-        o.u = <uint64_t *>p
-    else:
-        o.b = <uint8_t *>p
-    o.cap = cap
-    return True
 
 
 cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
@@ -121,64 +77,10 @@ cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
     s.n += 1
 
 
-cdef inline void feed(Out *o, uint64_t c) noexcept nogil:
-    """ids mode: one byte of the current token (``tokens._tokenize_doc``'s absorbing, 8 bytes a word)."""
-    o.w |= c << (8 * (o.length & 7))
-    o.length += 1
-    if o.length & 7 == 0:
-        o.h = absorb_word(o.h, o.w)
-        o.w = 0
-
-
-cdef inline void emit(Out *o) noexcept nogil:
-    """ids mode: the current token (if any) ends: its id is written."""
-    if o.length == 0:
-        return
-    if o.length & 7:
-        o.h = absorb_word(o.h, o.w)
-    if reserve(o, 1):
-        o.u[o.n] = fmix64(o.h ^ o.length)
-        o.n += 1
-    o.h = C0
-    o.w = 0
-    o.length = 0
-
-
-cdef inline void feed_n(Out *o, uint64_t v, uint64_t k) noexcept nogil:
-    """ids mode: ``k`` (1 to 4) bytes of the current token at once, ``v`` holding them little-endian: as ``feed``
-    of each in turn."""
-    cdef uint64_t used = o.length & 7, room = 8 - used
-    o.w |= v << (8 * used)
-    o.length += k
-    if k >= room:  # the word is full (room <= 4 here, so the shifts stay below 64)
-        o.h = absorb_word(o.h, o.w)
-        o.w = v >> (8 * room)
-
-
-cdef void put_id(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
-    """``put`` in ids mode: the token's UTF-8 bytes absorbed as the byte tokenizer would read them."""
-    if not flags & ALNUM:
-        emit(o)
-        return
-    if cp < 0x80:
-        if TOKEN_ASCII[cp] == 0:  # never for a letter or digit: as the byte tokenizer's table would split it
-            emit(o)
-            return
-        feed(o, TOKEN_ASCII[cp])
-    elif cp < 0x800:
-        feed_n(o, (0xC0 | (cp >> 6)) | (<uint64_t>(0x80 | (cp & 0x3F)) << 8), 2)
-    elif cp < 0x10000:
-        feed_n(o, (0xE0 | (cp >> 12)) | (<uint64_t>(0x80 | ((cp >> 6) & 0x3F)) << 8)
-               | (<uint64_t>(0x80 | (cp & 0x3F)) << 16), 3)
-    else:
-        feed_n(o, (0xF0 | (cp >> 18)) | (<uint64_t>(0x80 | ((cp >> 12) & 0x3F)) << 8)
-               | (<uint64_t>(0x80 | ((cp >> 6) & 0x3F)) << 16) | (<uint64_t>(0x80 | (cp & 0x3F)) << 24), 4)
-
-
 cdef inline void put(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
     """One code point of the casefolded text, classified."""
     if o.ids:
-        put_id(o, cp, flags)
+        put_id(o, cp, flags, TOKEN_ASCII)
         return
     if o.chars:
         if flags & SPACE:
@@ -232,35 +134,6 @@ for _c in range(128):
     TOKEN_ASCII[_c] = _c + 32 if 65 <= _c <= 90 else _c if 48 <= _c <= 57 or 97 <= _c <= 122 else 0
 
 
-cdef void put_ascii_ids(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
-    """``put_ascii`` in ids mode, the token's state in locals."""
-    cdef Py_ssize_t k, w = o.n
-    cdef uint64_t h = o.h, word = o.w, length = o.length
-    cdef uint64_t *u
-    cdef uint8_t c
-    if not reserve(o, n // 2 + 2):  # a token ends at most every second character, and once more
-        return
-    u = o.u
-    for k in range(n):
-        c = TOKEN_ASCII[t[k]]  # non-zero exactly for the ASCII letters and digits (ALNUM)
-        if c:
-            word |= (<uint64_t>c) << (8 * (length & 7))
-            length += 1
-            if length & 7 == 0:
-                h = absorb_word(h, word)
-                word = 0
-        elif length:
-            if length & 7:
-                h = absorb_word(h, word)
-            u[w] = fmix64(h ^ length)
-            w += 1
-            h = C0
-            word = 0
-            length = 0
-    o.h, o.w, o.length = h, word, length
-    o.n = w
-
-
 cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
     """``put`` of n ASCII characters none of which a combining character follows (each its own segment); the state
     in locals: stores through ``uint8_t *`` may alias the struct, which kept the compiler reloading it per byte."""
@@ -271,7 +144,7 @@ cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
     cdef uint8_t *b
     cdef uint64_t *u
     if o.ids:
-        put_ascii_ids(o, t, n)
+        put_ascii_ids(o, t, n, TOKEN_ASCII)
         return
     if not reserve(o, n + 1):  # a separator or a space at most once more than there are characters
         return
