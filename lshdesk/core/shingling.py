@@ -126,6 +126,12 @@ def word_batch(buf: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatch:
     return ShingleBatch(ids, id_off, n_tokens)
 
 
+def token_windows(tokens: np.ndarray, offsets: np.ndarray, n: int) -> ShingleBatch:
+    """``word_batch`` of documents given as their token ids (``tokenize_bytes``' output, per-document offsets)."""
+    ids, id_off = tokenkernels.window_ids(tokens, offsets, n)
+    return ShingleBatch(ids, id_off, np.diff(offsets))
+
+
 def char_batch(texts: Sequence[str], n: int) -> ShingleBatch:
     """Character n-gram id sets: each character of ``char_text`` hashed (its code point), then windows; the
     characters from compiled code (``unitext``: Python's char_text, then UTF-32, held the GIL throughout)."""

@@ -66,6 +66,14 @@ def utf8_token_parts(datas: Sequence[bytes]) -> list[bytes | None]:
     return [None if bad[j] else whole[off[j] : off[j + 1]] for j in range(len(datas))]
 
 
+def utf8_token_ids(buf: np.ndarray, offsets: np.ndarray) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None:
+    """The byte tokenizer's ids of ``token_bytes`` of each document ``buf[offsets[i]:offsets[i+1]]`` decoded as
+    UTF-8, without the token bytes (``kernels.utext``'s ids mode): (ids, per-document offsets); None if some
+    document is not UTF-8 to Python's strict decoder."""
+    ids, off, bad = utext._run(buf, offsets, False, True, True)
+    return None if bad.any() else (ids, off)
+
+
 def _checked(bad: np.ndarray) -> None:
     """Raise if the kernel found a document that is not UTF-8 (a caller's bug: ``encode`` never gives one)."""
     if bad.any():

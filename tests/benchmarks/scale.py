@@ -20,7 +20,11 @@ import resource
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+# --tree DIR: the lshdesk checkout measured (default this one), read before the imports below
+TREE = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv[:-1] else REPO
+sys.path.insert(0, os.path.abspath(TREE))
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 
 from lshdesk.core.params import ScanParams  # noqa: E402
 from lshdesk.core.scan.pipeline import run, scan  # noqa: E402
@@ -30,13 +34,13 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
-def read_loop(paths: list[str]) -> int:
+def read_loop(paths: list[str], ask: int = 1 << 16) -> int:
     """Every file's bytes by os.open / os.read / os.close, one file at a time: the floor of reading in Python."""
     got = 0
     for p in paths:
         fd = os.open(p, os.O_RDONLY)
         try:
-            while more := len(os.read(fd, 1 << 16)):  # 64 KB at a time (malloc'ed: 1 MB asks were mmap'ed)
+            while more := len(os.read(fd, ask)):  # 64 KB at a time (malloc'ed: 1 MB asks were mmap'ed)
                 got += more
         finally:
             os.close(fd)
@@ -55,6 +59,7 @@ def walk_and_read(root: str) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder")
+    ap.add_argument("--tree", default=REPO, help="the lshdesk checkout measured (default this one)")
     args = ap.parse_args()
     base = peak_mb()
     t0, c0 = time.perf_counter(), time.process_time()

@@ -13,6 +13,7 @@ from lshdesk.core import unitext
 from lshdesk.core.corpus.reading import file_text
 from lshdesk.core.errors import NotText
 from lshdesk.core.kernels import utext
+from lshdesk.core.kernels.tokens import TOKEN_BYTES, tokenize_bytes
 from lshdesk.core.params import ShingleSpec
 from lshdesk.core.scan.frontend import read_listed
 from lshdesk.core.shingle_kinds import hash_shingles
@@ -35,13 +36,26 @@ def kernel_chars(texts: list[str]) -> list[str]:
     return [whole[off[i] : off[i + 1]] for i in range(len(texts))]
 
 
+def ids_differ(texts: list[str], want: list[bytes]) -> list[int]:
+    """The texts whose token ids in the ids mode (straight from UTF-8, no token bytes between) are not the byte
+    tokenizer's ids of their reference token bytes ``want``."""
+    ids, off, bad = utext._run(*unitext.encode(texts), False, False, True)
+    assert not bad.any()
+    toks, t_off = tokenize_bytes(*pack(want), TOKEN_BYTES)
+    if np.array_equal(off, t_off) and np.array_equal(ids, toks):
+        return []
+    return [i for i in range(len(texts)) if ids[off[i] : off[i + 1]].tolist() != toks[t_off[i] : t_off[i + 1]].tolist()]
+
+
 def reference_tokens(text: str) -> bytes:
     return " ".join(tokenize(text)).encode("utf-8", "surrogatepass")
 
 
 def differences(texts: list[str]) -> list[tuple[str, str]]:
     """(text, which view differs) for each text whose kernel tokens or characters are not the reference's."""
-    bad = [(t, "tokens") for t, got in zip(texts, kernel_tokens(texts)) if got != reference_tokens(t)]
+    want = [reference_tokens(t) for t in texts]
+    bad = [(t, "tokens") for t, got, w in zip(texts, kernel_tokens(texts), want) if got != w]
+    bad += [(texts[i], "ids") for i in ids_differ(texts, want)]
     return bad + [(t, "chars") for t, got in zip(texts, kernel_chars(texts)) if got != char_text(t)]
 
 
@@ -49,7 +63,8 @@ def check_joined(pieces: list[str], sep: str = "\n") -> None:
     """The pieces as one document (``sep`` is a barrier in NFKC: a starter nothing composes with), per piece if not
     equal to the reference, to name the first that differs."""
     doc = sep.join(pieces)
-    if kernel_tokens([doc])[0] == reference_tokens(doc) and kernel_chars([doc])[0] == char_text(doc):
+    ids_equal = not ids_differ([doc], [reference_tokens(doc)])
+    if kernel_tokens([doc])[0] == reference_tokens(doc) and kernel_chars([doc])[0] == char_text(doc) and ids_equal:
         return
     bad = differences(pieces)
     assert not bad, [([hex(ord(c)) for c in t], view) for t, view in bad[:10]]
@@ -141,6 +156,7 @@ def test_every_file_of_the_shared_corpora_is_the_reference(name):
     got_tokens, got_chars = kernel_tokens(texts), kernel_chars(texts)
     bad = [p.name for p, t, g in zip(paths, texts, got_tokens) if g != reference_tokens(t)]
     bad += [p.name for p, t, g in zip(paths, texts, got_chars) if g != char_text(t)]
+    bad += [paths[i].name for i in ids_differ(texts, [reference_tokens(t) for t in texts])]
     assert not bad, bad[:10]
     assert len(paths) > 100
 
@@ -174,6 +190,23 @@ def test_reading_tokenizes_utf8_files_from_their_bytes_as_from_their_text(tmp_pa
         assert [s.reason for s in prep.skipped] == list(reasons.values())
         assert [paths[i] for i in prep.ok] == [p for p in paths if p not in reasons]
         assert prep.parts() == want
+        fast = read_listed(paths, range(len(paths)), 1 << 20, False, sizes=listed, token_ids=True)
+        assert fast.tokens is None and fast.parts() == want  # not only UTF-8 text: read as above
+
+
+def test_a_batch_of_ascii_and_utf8_files_comes_as_the_byte_tokenizers_ids(tmp_path):
+    """Plain ASCII and UTF-8 files only: the batch is its token ids, those of the token bytes read otherwise."""
+    contents = [b"Plain ASCII, only!", "Straße ﬁ Ǻ 한국어 x\u0301 Ⅻ".encode(), b"x" * 9 + b" ab" * 40, "ΣΑΣ ς".encode()]
+    paths = []
+    for j, data in enumerate(contents):
+        (tmp_path / f"f{j}.txt").write_bytes(data)
+        paths.append(str(tmp_path / f"f{j}.txt"))
+    sizes = [len(d) for d in contents]
+    prep = read_listed(paths, range(len(paths)), 1 << 20, False, sizes=sizes, token_ids=True)
+    assert prep.tokens is not None and prep.ok == [0, 1, 2, 3]
+    ids, off = prep.tokens
+    want, w_off = tokenize_bytes(*pack([token_bytes(d.decode()) for d in contents]), TOKEN_BYTES)
+    assert np.array_equal(off, w_off) and np.array_equal(ids, want) and len(want) == 52
 
 
 @pytest.mark.parametrize("length", [62, 63, 64, 65, 127, 128, 129, 1000])

@@ -14,6 +14,24 @@ def count_ids(
     df: npt.NDArray[Any],
     slot: npt.NDArray[Any],
 ) -> Any: ...
+def frequency_ranks(df: npt.NDArray[Any]) -> int: ...
+def ranked_rows(
+    slot: npt.NDArray[Any],
+    rank: npt.NDArray[Any],
+    offsets: npt.NDArray[Any],
+    n_ranks: int | np.integer[Any],
+    lo: int | np.integer[Any],
+    hi: int | np.integer[Any],
+    out: npt.NDArray[Any],
+) -> Any: ...
+def reversed_rows(
+    tok: npt.NDArray[Any],
+    offsets: npt.NDArray[Any],
+    n_ranks: int | np.integer[Any],
+    lo: int | np.integer[Any],
+    hi: int | np.integer[Any],
+    out: npt.NDArray[Any],
+) -> Any: ...
 def build_index(
     tok: npt.NDArray[Any],
     offsets: npt.NDArray[Any],

@@ -13,6 +13,7 @@ import numpy as np
 
 from libc.math cimport ceil
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
 
 
 def rank_table(n_ids):
@@ -23,17 +24,34 @@ def rank_table(n_ids):
     return np.zeros(1 << bits, dtype=np.uint32), np.zeros(1 << bits, dtype=np.int32), np.empty(n_ids, dtype=np.int32)
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    #define lsh_prefetch(p) __builtin_prefetch((p), 1)
+    #else
+    #define lsh_prefetch(p) ((void)0)
+    #endif
+    """
+    void lsh_prefetch(const void *p) nogil
+
+
 def count_ids(const uint32_t[::1] ids, int64_t lo, int64_t hi, uint32_t[::1] keys, int32_t[::1] df,
               int32_t[::1] slot):
     """Ids ``lo:hi`` into the open-addressing table (each document holds an id once: counts are document
-    frequencies); ``slot[e]`` is where id e sits."""
-    cdef int64_t cap = keys.shape[0], mask = cap - 1, e, h
+    frequencies); ``slot[e]`` is where id e sits. The table is larger than the caches: each id's home slot is
+    fetched ``AHEAD`` ids before it is probed (the same probes, in the same order)."""
+    cdef int64_t cap = keys.shape[0], mask = cap - 1, e, h, f
     cdef int bits = 0
     cdef uint32_t x
     while (<int64_t>1 << bits) < cap:
         bits += 1
     with nogil:
         for e in range(lo, hi):
+            f = e + 16
+            if f < hi:
+                h = <int64_t>((<uint64_t>ids[f] * <uint64_t>0x9E3779B97F4A7C15) >> (64 - bits))
+                lsh_prefetch(&keys[h])
+                lsh_prefetch(&df[h])
             x = ids[e]
             h = <int64_t>((<uint64_t>x * <uint64_t>0x9E3779B97F4A7C15) >> (64 - bits))
             while df[h] != 0 and keys[h] != x:
@@ -41,6 +59,100 @@ def count_ids(const uint32_t[::1] ids, int64_t lo, int64_t hi, uint32_t[::1] key
             keys[h] = x
             df[h] += 1
             slot[e] = <int32_t>h
+
+
+def frequency_ranks(int32_t[::1] df):
+    """``df`` (document frequencies per slot) becomes each used slot's rank among the used slots (df > 0) ordered
+    by frequency, ties by slot, the rarest 0 (a counting sort: the order ``argsort(df * len(df) + slot)`` gives);
+    unused slots stay 0. Returns the number of used slots."""
+    cdef Py_ssize_t cap = df.shape[0], s
+    cdef int32_t top = 0
+    with nogil:
+        for s in range(cap):
+            if df[s] > top:
+                top = df[s]
+    start_a = np.zeros(<Py_ssize_t>top + 2, dtype=np.int64)
+    cdef int64_t[::1] start = start_a
+    cdef int64_t v
+    cdef int32_t f
+    with nogil:
+        for s in range(cap):
+            if df[s] > 0:
+                start[df[s] + 1] += 1
+        for v in range(1, top + 1):
+            start[v + 1] += start[v]
+        for s in range(cap):
+            f = df[s]
+            if f > 0:
+                df[s] = <int32_t>start[f]
+                start[f] += 1
+    return int(start[top]) if top > 0 else 0
+
+
+cdef void _sort_distinct(int32_t *a, int32_t *scratch, Py_ssize_t m, int passes) noexcept nogil:
+    """a[:m] (non-negative values) sorted in place: insertion sort when short, else ``passes`` stable 8-bit passes
+    (an odd number ends in ``scratch``: copied back)."""
+    cdef Py_ssize_t i, j
+    cdef Py_ssize_t count[257]
+    cdef int32_t v
+    cdef int32_t *src = a
+    cdef int32_t *dst = scratch
+    cdef int32_t *swap
+    cdef int shift, p
+    if m < 48:
+        for i in range(1, m):
+            v = a[i]
+            j = i - 1
+            while j >= 0 and a[j] > v:
+                a[j + 1] = a[j]
+                j -= 1
+            a[j + 1] = v
+        return
+    for p in range(passes):
+        shift = 8 * p
+        memset(count, 0, sizeof(count))
+        for i in range(m):
+            count[((src[i] >> shift) & 0xFF) + 1] += 1
+        for i in range(256):
+            count[i + 1] += count[i]
+        for i in range(m):
+            dst[count[(src[i] >> shift) & 0xFF]] = src[i]
+            count[(src[i] >> shift) & 0xFF] += 1
+        swap = src
+        src = dst
+        dst = swap
+    if src != a:
+        memcpy(a, src, m * sizeof(int32_t))
+
+
+def ranked_rows(const int32_t[::1] slot, const int32_t[::1] rank, const int64_t[::1] offsets, int64_t n_ranks,
+                Py_ssize_t lo, Py_ssize_t hi, int32_t[::1] out):
+    """Documents ``lo:hi``: ``out`` at each one's positions = the ranks of its ids (``rank[slot[e]]``), sorted."""
+    cdef int passes = 1
+    cdef Py_ssize_t d, e, longest = 1
+    while passes < 4 and (<int64_t>1 << (8 * passes)) < n_ranks:
+        passes += 1
+    for d in range(lo, hi):
+        longest = max(longest, offsets[d + 1] - offsets[d])
+    scratch_a = np.empty(longest, dtype=np.int32)
+    cdef int32_t[::1] scratch = scratch_a
+    with nogil:
+        for d in range(lo, hi):
+            for e in range(offsets[d], offsets[d + 1]):
+                out[e] = rank[slot[e]]
+            _sort_distinct(&out[offsets[d]] if offsets[d + 1] > offsets[d] else &scratch[0], &scratch[0],
+                           offsets[d + 1] - offsets[d], passes)
+
+
+def reversed_rows(const int32_t[::1] tok, const int64_t[::1] offsets, int64_t n_ranks, Py_ssize_t lo,
+                  Py_ssize_t hi, int32_t[::1] out):
+    """Documents ``lo:hi``: each one's names ``n_ranks - 1 - name`` in reverse order (sorted again)."""
+    cdef Py_ssize_t d, i, a, b
+    with nogil:
+        for d in range(lo, hi):
+            a, b = offsets[d], offsets[d + 1]
+            for i in range(b - a):
+                out[a + i] = <int32_t>(n_ranks - 1 - tok[b - 1 - i])
 
 
 cdef inline int64_t _prefix(int64_t size, double share) noexcept nogil:

@@ -12,8 +12,12 @@ letters, not spaces). A document whose bytes are not UTF-8 is marked bad (``unit
 
 from libc.stdint cimport int64_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cython.view cimport array as cvarray
+
+from lshdesk.core.kernels._mix cimport C0
+from lshdesk.core.kernels._utext_out cimport (ALNUM, CP, DSELF, FIRST, FSELF, HANGUL, SAFE, SECOND, SPACE, Out, emit,
+                                              put_ascii_ids, put_id, reserve)
 
 import numpy as np
 
@@ -36,17 +40,7 @@ cdef extern from "_unicode_tables.h" nogil:
 
 UNIDATA_VERSION = UT_UNIDATA_VERSION.decode("ascii")
 
-# record flags (as gen_unicode_tables.py writes them)
 cdef enum:
-    ALNUM = 1
-    SPACE = 2
-    FIRST = 4
-    SECOND = 8
-    SAFE = 16
-    DSELF = 32
-    FSELF = 64
-    HANGUL = 128
-    CP = 0x1FFFFF  # the code point of a packed ``cp | ccc << 21``
     S_BASE = 0xAC00  # Hangul: syllables, leading consonants, vowels, trailing consonants (T_BASE + 0 is none)
     L_BASE = 0x1100
     V_BASE = 0x1161
@@ -55,19 +49,6 @@ cdef enum:
     V_COUNT = 21
     T_COUNT = 28
     S_COUNT = L_COUNT * V_COUNT * T_COUNT
-
-
-cdef struct Out:
-    uint8_t *b  # word mode: the token bytes
-    uint64_t *u  # char mode: the code points
-    Py_ssize_t n
-    Py_ssize_t cap
-    Py_ssize_t start  # where the current document's output begins
-    bint chars
-    bint in_token  # word mode: the last code point was part of a token
-    bint started  # char mode: a character has been written for this document
-    bint pending  # char mode: whitespace since the last character written
-    bint failed  # out of memory
 
 
 cdef struct Seg:
@@ -79,25 +60,6 @@ cdef struct Seg:
 
 cdef inline const ut_rec *rec(uint32_t cp) noexcept nogil:
     return &ut_recs[ut_stage2[(<uint32_t>ut_stage1[cp >> UT_SHIFT] << UT_SHIFT) | (cp & UT_MASK)]]
-
-
-cdef bint reserve(Out *o, Py_ssize_t more) noexcept nogil:
-    """Room for ``more`` items in the output; False (and ``failed``) when memory runs out."""
-    cdef Py_ssize_t cap
-    cdef void *p
-    if o.n + more <= o.cap:
-        return True
-    cap = max(2 * o.cap, o.n + more, 4096)
-    p = realloc(o.u if o.chars else <void *>o.b, cap * (8 if o.chars else 1))
-    if p == NULL:
-        o.failed = True
-        return False
-    if o.chars:
-        o.u = <uint64_t *>p
-    else:
-        o.b = <uint8_t *>p
-    o.cap = cap
-    return True
 
 
 cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
@@ -117,6 +79,9 @@ cdef inline void push(Seg *s, uint32_t packed) noexcept nogil:
 
 cdef inline void put(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
     """One code point of the casefolded text, classified."""
+    if o.ids:
+        put_id(o, cp, flags, TOKEN_ASCII)
+        return
     if o.chars:
         if flags & SPACE:
             o.pending = o.started
@@ -162,9 +127,11 @@ cdef inline void put(Out *o, uint32_t cp, uint8_t flags) noexcept nogil:
 
 cdef uint8_t ASCII_LOWER[128]
 cdef uint8_t ASCII_FLAGS[128]
+cdef uint8_t TOKEN_ASCII[128]  # ``tokens.TOKEN_BYTES`` below 128: the byte as it enters a token, 0 between tokens
 for _c in range(128):
     ASCII_LOWER[_c] = _c + 32 if 65 <= _c <= 90 else _c
     ASCII_FLAGS[_c] = ALNUM if chr(_c).isalnum() else SPACE if chr(_c).isspace() else 0
+    TOKEN_ASCII[_c] = _c + 32 if 65 <= _c <= 90 else _c if 48 <= _c <= 57 or 97 <= _c <= 122 else 0
 
 
 cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
@@ -176,6 +143,9 @@ cdef void put_ascii(Out *o, const uint8_t *t, Py_ssize_t n) noexcept nogil:
     cdef bint flag, started
     cdef uint8_t *b
     cdef uint64_t *u
+    if o.ids:
+        put_ascii_ids(o, t, n, TOKEN_ASCII)
+        return
     if not reserve(o, n + 1):  # a separator or a space at most once more than there are characters
         return
     b, u = o.b, o.u
@@ -249,6 +219,12 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
     cdef uint32_t x, c, comp, last_cc
     cdef uint32_t *v = s.v
     cdef Py_ssize_t n = s.n
+    cdef uint8_t one
+    if n == 1 and v[0] < 0x80:  # an ASCII character alone (before a starter): as put_ascii puts it
+        one = <uint8_t>v[0]
+        put_ascii(o, &one, 1)
+        s.n = 0
+        return
     if n > 1:
         for i in range(1, n):  # canonical order: stable insertion sort of each run of non-starters by class
             x = v[i]
@@ -282,6 +258,19 @@ cdef void flush(Out *o, Seg *s) noexcept nogil:
     s.n = 0
 
 
+cdef inline Py_ssize_t ascii_end(const uint8_t *t, Py_ssize_t j, Py_ssize_t m) noexcept nogil:
+    """The first position from j on whose byte is not ASCII (or m), eight bytes at a time."""
+    cdef uint64_t x
+    while j + 8 <= m:
+        memcpy(&x, t + j, 8)
+        if x & 0x8080808080808080ULL:
+            break
+        j += 8
+    while j < m and t[j] < 0x80:
+        j += 1
+    return j
+
+
 cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) noexcept nogil:
     """One document's bytes to the output: 0, or 1 if they are not UTF-8 (surrogates allowed unless ``strict``, as
     Python's strict decoder refuses them), -1 out of memory."""
@@ -295,9 +284,7 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
         if b < 0x80:  # a run of ASCII: the last one before a non-ASCII byte starts a segment
             if s.n:
                 flush(o, s)
-            j = i + 1
-            while j < m and t[j] < 0x80:
-                j += 1
+            j = ascii_end(t, i + 1, m)
             put_ascii(o, t + i, j - i - (j < m))
             if j < m:
                 push(s, t[j - 1])
@@ -340,29 +327,32 @@ cdef int run_doc(Out *o, Seg *s, const uint8_t *t, Py_ssize_t m, bint strict) no
             return -1
     if s.n:
         flush(o, s)
+    if o.ids:
+        emit(o)
     return -1 if o.failed else 0
 
 
 cdef object _handed_over(Out *o):
     """The output as a numpy array owning (to free) the kernel's buffer: 14 MB of text is 112 MB of code points."""
-    cdef Py_ssize_t item = 8 if o.chars else 1
-    cdef void *p = o.u if o.chars else <void *>o.b
+    cdef Py_ssize_t item = 8 if o.chars or o.ids else 1
+    cdef void *p = o.u if o.chars or o.ids else <void *>o.b
     cdef void *q
     cdef cvarray arr
     if o.n == 0:
-        return np.empty(0, dtype=np.uint64 if o.chars else np.uint8)
+        return np.empty(0, dtype=np.uint64 if o.chars or o.ids else np.uint8)
     q = realloc(p, o.n * item)  # give back the unused capacity
     p = q if q != NULL else p
     o.u = NULL
     o.b = NULL
-    arr = cvarray(shape=(o.n,), itemsize=item, format="Q" if o.chars else "B", mode="c", allocate_buffer=False)
+    arr = cvarray(shape=(o.n,), itemsize=item, format="Q" if item == 8 else "B", mode="c", allocate_buffer=False)
     arr.data = <char *>p
     arr.callback_free_data = free
     return np.asarray(arr)
 
 
-def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint strict=False):
-    """The batch through ``run_doc``: (output, per-document offsets, bad documents as int8 flags)."""
+def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint strict=False, bint ids=False):
+    """The batch through ``run_doc``: (output, per-document offsets, bad documents as int8 flags). With ``ids``
+    (word mode): each token's id (uint64), exactly ``tokens.tokenize_bytes`` of the token bytes word mode gives."""
     cdef Py_ssize_t nd = offsets.shape[0] - 1
     cdef Out o
     cdef Seg s
@@ -375,13 +365,16 @@ def _run(const uint8_t[::1] buf, const int64_t[::1] offsets, bint chars, bint st
     memset(&o, 0, sizeof(o))
     memset(&s, 0, sizeof(s))
     o.chars = chars
-    reserve(&o, offsets[nd] - offsets[0] + nd)  # about the size of the input: grown if it is not enough
+    o.ids = ids and not chars
+    # about the size of the input (ids: a token at most every second byte): grown if it is not enough
+    reserve(&o, (offsets[nd] - offsets[0]) // (2 if o.ids else 1) + nd)
     try:
         with nogil:
             off[0] = 0
             for d in range(nd):
                 o.start = o.n
                 o.in_token = o.started = o.pending = False
+                o.h, o.w, o.length = C0, 0, 0
                 s.n = 0
                 status = run_doc(&o, &s, &buf[0] + offsets[d], offsets[d + 1] - offsets[d], strict)
                 if status < 0:

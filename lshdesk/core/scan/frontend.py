@@ -28,9 +28,9 @@ from lshdesk.core.errors import NotText
 from lshdesk.core.minhash import HashFamily
 from lshdesk.core.params import SignatureParams
 from lshdesk.core.shingle_kinds import kind_of, shingle_strings
-from lshdesk.core.shingling import ShingleBatch, pack
+from lshdesk.core.shingling import ShingleBatch, pack, token_windows
 from lshdesk.core.threads import step_back, wait_for
-from lshdesk.core.unitext import token_parts, utf8_token_parts
+from lshdesk.core.unitext import token_parts, utf8_token_ids, utf8_token_parts
 
 if TYPE_CHECKING:
     from concurrent.futures import Future  # annotations only: the threads that use it load it
@@ -53,6 +53,7 @@ class Prepared:
     stamps: np.ndarray | None = None  # per file read: size, mtime_ns, inode, ctime_ns as read (-1s: as listed)
     skipped_at: list[int] | None = None  # per skipped file: its index, as in ``ok``
     done: int = -1  # the files of the batch handled (its first ``done``; -1: all): the others are still to read
+    tokens: tuple[np.ndarray, np.ndarray] | None = None  # per file read: its token ids (then ``buf`` is not used)
 
     @classmethod
     def of(cls, ok: list[int], skipped: list[Skipped], parts: Sequence, texts: list[str] | None) -> Prepared:
@@ -103,6 +104,7 @@ def read_listed(
     storage: Storage = (),
     pool: ExtractPool | None = None,
     sizes: Sequence[int] | None = None,
+    token_ids: bool = False,
 ) -> Prepared:
     """Read and (where needed) decode files ``paths[i] for i in index``; unreadable ones become skipped files.
 
@@ -110,7 +112,8 @@ def read_listed(
     (``native.slurp``: ``done`` says how many, if its budget ran out); plain ASCII text needs no Python, a file no
     longer as listed is read again here for the reason. URLs are fetched together first (``sources.prefetch``).
     With a ``pool``, PDF, DOCX, ODT and EPUB files are extracted in its worker processes, the batch's at once;
-    the outcome is the same as without it, in the same order."""
+    the outcome is the same as without it, in the same order. With ``token_ids`` (word shingles, no texts kept), a
+    batch of plain ASCII and UTF-8 text alone may come as its token ids (``Prepared.tokens``: ``utf8_batch``)."""
     fetched = prefetch(paths, index, max_bytes, storage)
     step_back()  # the window is relayouting: let the GIL go to the GUI thread (threads.give_way)
     slurped = slurp(paths, index, sizes, formats, max_bytes) if sizes is not None and not fetched else None
@@ -120,6 +123,8 @@ def read_listed(
         index = index[:done]
     if slurped is not None and slurped.all_plain():
         return _plain_batch(list(index), slurped, need_texts, done)
+    if slurped is not None and token_ids and not need_texts and (fast := utf8_batch(list(index), slurped, done)):
+        return fast
     got: list[tuple[int, str, bytes | memoryview, str]] = []  # (index, skip reason or "", tokens, text), in order
     pending: dict[int, tuple[Future, bytes]] = {}  # position in ``got`` -> the pool's answer, the bytes
     raw: dict[int, bytes | memoryview] = {}  # position in ``got`` -> a plain-text file's bytes, tokenized after
@@ -227,6 +232,18 @@ def _plain_batch(ok: list[int], slurped: Slurped, need_texts: bool, done: int) -
     return Prepared(ok, [], slurped.buf, slurped.offsets, texts, plain=True, stamps=slurped.stamps, done=done)
 
 
+def utf8_batch(ok: list[int], slurped: Slurped, done: int) -> Prepared | None:
+    """A batch of plain ASCII and UTF-8 text files only, as their token ids, in one compiled GIL-free call over the
+    kernel's buffer (``unitext.utf8_token_ids``: the ids the byte tokenizer gives of ``token_bytes``, without them);
+    None if some file is anything else, or not UTF-8 after all (the usual path then reads the batch)."""
+    if not np.isin(slurped.state, (PLAIN, UTF8)).all():
+        return None
+    got = utf8_token_ids(slurped.buf, slurped.offsets)
+    if got is None:
+        return None
+    return Prepared(ok, [], slurped.buf[:0], np.zeros(1, np.int64), None, stamps=slurped.stamps, done=done, tokens=got)
+
+
 def local_stamp(path: str, listed: int) -> np.ndarray:
     """A local file's size, mtime_ns, inode and ctime_ns, read in Python (-1s where its listed size, not -1, holds
     or where it cannot be stat-ed: the listing's are kept)."""
@@ -260,7 +277,10 @@ def needs_texts(sp: SignatureParams, family: HashFamily) -> bool:
 
 def sign_prepared(prep: Prepared, sp: SignatureParams, family: HashFamily) -> tuple[ShingleBatch, np.ndarray]:
     """Shingle ids and signatures of a prepared batch (only compiled, GIL-free code for the default settings)."""
-    batch = kind_of(sp.shingle.kind).read_ids(prep.buf, prep.offsets, prep.texts, prep.plain, sp.shingle.n)
+    if prep.tokens is not None:
+        batch = token_windows(*prep.tokens, sp.shingle.n)
+    else:
+        batch = kind_of(sp.shingle.kind).read_ids(prep.buf, prep.offsets, prep.texts, prep.plain, sp.shingle.n)
     if family.needs_strings:
         sigs = family.sign_strings([shingle_strings(t, sp.shingle) for t in prep.texts or []])
     else:
@@ -282,14 +302,15 @@ def read_and_sign_listed(
     """One batch, start to end: read, then shingle ids and signatures (the unit of work of a helper thread).
     Files listed without a size (-1) are read ``native.slurp``'s budget at a time, each part signed before the
     next is read, so a batch of large files never holds all their bytes at once."""
-    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage, pool, sizes)
+    ids = sp.shingle.kind == "word" and not needs_texts(sp, family)
+    prep = read_listed(paths, index, max_bytes, needs_texts(sp, family), formats, storage, pool, sizes, ids)
     batch, sigs = sign_prepared(prep, sp, family)
     done = prep.handled(len(index))
     if done == len(index):
         return prep, batch, sigs
     parts = [(prep, batch, sigs)]
     while done < len(index):
-        more = read_listed(paths, index[done:], max_bytes, needs_texts(sp, family), formats, storage, pool, sizes)
+        more = read_listed(paths, index[done:], max_bytes, needs_texts(sp, family), formats, storage, pool, sizes, ids)
         parts.append((more, *sign_prepared(more, sp, family)))
         done += more.handled(len(index) - done)
     return _joined(parts)

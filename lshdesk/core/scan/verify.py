@@ -110,18 +110,9 @@ def verify_stage(
     return scored, verified(scored, threshold)
 
 
-def warm_join(shingles: ShingleBatch, sigs: npt.NDArray) -> None:
-    """Load the join's kernels and the frequency renaming (a join of the first two documents)."""
-    left, right = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)
-    ranks = RankedIds(shingles)
-    for step, _ in _join_steps(ranks, sigs, left, right, 0.5, np.full(1, -1, dtype=np.int64), np.zeros(1), None):
-        step()
-    ranks.common_first(None)
-
-
 def join_seconds(shingles: ShingleBatch, sigs: npt.NDArray, left: Ints, right: Ints, threshold: float) -> float:
-    """Seconds the join takes on one thread for these candidates, renaming included (the kernels loaded first)."""
-    warm_join(shingles, sigs)
+    """Seconds the join takes on one thread for these candidates, renaming included (compiled at install: nothing
+    to warm up first)."""
     t0 = time.perf_counter()
     inter, est = np.full(len(left), -1, dtype=np.int64), np.zeros(len(left))
     for step, _ in _join_steps(RankedIds(shingles), sigs, left, right, threshold, inter, est, None):
@@ -204,9 +195,7 @@ class RankedIds:
         lo = 0
         for hi in step_ends(self.shingles.counts() + 1).tolist():
             check_cancel(cancel)
-            a, b = int(offsets[lo]), int(offsets[hi])
-            doc = np.repeat(np.arange(lo, hi), np.diff(offsets[lo : hi + 1]))
-            out[a:b] = (n_distinct - 1) - tok[offsets[doc] + offsets[doc + 1] - 1 - np.arange(a, b)]
+            join_kernels.reversed_rows(tok, offsets, n_distinct, lo, hi, out)
             lo = hi
         return out
 
@@ -216,21 +205,14 @@ class RankedIds:
         for lo in range(0, len(ids), STEP_COST):
             check_cancel(cancel)
             join_kernels.count_ids(ids, lo, min(len(ids), lo + STEP_COST), keys, df, slot)
-        used = np.flatnonzero(df)
-        order = np.argsort(df[used].astype(np.int64) * len(df) + used)  # by frequency, ties by slot
-        rank = np.zeros(len(df), dtype=np.int64)
-        rank[used[order]] = np.arange(len(used))
+        n_used = join_kernels.frequency_ranks(df)  # df becomes each slot's rank: by frequency, ties by slot
         out = np.empty(len(ids), dtype=np.int32)
         lo = 0
-        for hi in step_ends(
-            self.shingles.counts() + 1
-        ).tolist():  # each document's ranks sorted: one sort of (doc, rank)
+        for hi in step_ends(self.shingles.counts() + 1).tolist():  # each document's ranks, sorted
             check_cancel(cancel)
-            a, b = int(offsets[lo]), int(offsets[hi])
-            doc = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(offsets[lo : hi + 1]))
-            out[a:b] = np.sort((doc << 32) | rank[slot[a:b]]) & 0xFFFFFFFF
+            join_kernels.ranked_rows(slot, df, offsets, n_used, lo, hi, out)
             lo = hi
-        return out, len(used)
+        return out, n_used
 
 
 def _measure_steps(

@@ -89,3 +89,36 @@ def test_the_join_measures_exactly_the_candidates_at_or_above_t(threshold):
     at_or_above = (union > 0) & (inter >= threshold * union - 1e-9)
     assert at_or_above.sum() > 10  # 19 pairs at 1.0, 66-255 below
     assert np.array_equal(out, np.where(at_or_above, inter, -1))
+
+
+def test_frequency_ranks_order_used_slots_by_frequency_then_slot():
+    rng = np.random.default_rng(3)
+    df = rng.integers(0, 6, 3000).astype(np.int32) * (rng.random(3000) < 0.4)
+    rank = df.copy()
+    used = join.frequency_ranks(rank)
+    slots = [s for s in range(len(df)) if df[s] > 0]
+    want = sorted(slots, key=lambda s: (df[s], s))
+    assert used == len(slots)
+    assert [int(rank[s]) for s in want] == list(range(used))
+    assert join.frequency_ranks(np.zeros(8, dtype=np.int32)) == 0
+
+
+@pytest.mark.parametrize("n_ranks", [40, 300, 70_000, 20_000_000])  # one to four 8-bit passes
+def test_ranked_rows_sorts_each_documents_ranks_and_reversed_rows_renames_common_first(n_ranks):
+    rng = np.random.default_rng(n_ranks)
+    sizes = rng.integers(0, min(400, n_ranks), 60)
+    sizes[::7] = 0
+    slot_of = [rng.choice(n_ranks, int(s), replace=False) for s in sizes]  # distinct within a document
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    slot = np.concatenate(slot_of).astype(np.int32)
+    rank = rng.permutation(n_ranks).astype(np.int32)
+    out = np.full(len(slot), -1, dtype=np.int32)
+    for lo, hi in [(0, 25), (25, 26), (26, 60)]:
+        join.ranked_rows(slot, rank, offsets, n_ranks, lo, hi, out)
+    back = np.empty_like(out)
+    join.reversed_rows(out, offsets, n_ranks, 0, 60, back)
+    for d, s in enumerate(slot_of):
+        got = out[offsets[d] : offsets[d + 1]].tolist()
+        assert got == sorted(rank[s].tolist())
+        assert back[offsets[d] : offsets[d + 1]].tolist() == [n_ranks - 1 - x for x in reversed(got)]

@@ -10,6 +10,7 @@ import pytest
 
 from lshdesk.core.hashing import combine_windows, fmix64, fold32
 from lshdesk.core.kernels import tokens
+from lshdesk.core.shingling import pack, token_windows
 
 
 def reference(units: np.ndarray, offsets: np.ndarray, n: int) -> list[list[int]]:
@@ -96,3 +97,16 @@ def test_inputs_the_loops_cannot_take_are_refused():
         tokens.window_ids(np.zeros(0, np.uint64), np.zeros(0, np.int64), 3)
     with pytest.raises(ValueError):  # the kernels take int64 offsets only (the callers' dtype)
         tokens.word_ids(buf, offsets.astype(np.int32), 3, tokens.TOKEN_BYTES)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_word_ids_are_the_windows_of_the_token_ids(n):
+    """What signing does with a batch that comes as token ids (``shingling.token_windows``) equals word_ids."""
+    rng = np.random.default_rng(n)
+    words = [b"a", b"Bc", b"d\xc3\xa9f", b"12", b"xyzxyzxyz", b"--", b" ", b"\n"]
+    docs = [b" ".join(rng.choice(words, int(rng.integers(0, 40)))) for _ in range(200)] + [b"", b"one", b"a b"]
+    buf, offsets = pack(docs)
+    ids, off, n_tokens = tokens.word_ids(buf, offsets, n, tokens.TOKEN_BYTES)
+    got = token_windows(*tokens.tokenize_bytes(buf, offsets, tokens.TOKEN_BYTES), n)
+    assert np.array_equal(got.ids, ids) and np.array_equal(got.offsets, off)
+    assert np.array_equal(got.n_tokens, n_tokens)
