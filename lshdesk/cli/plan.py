@@ -136,7 +136,12 @@ def plan_text(p, params) -> str:
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(head + lines + ["", "* the scheme a scan of the whole dataset would choose (scan.scheme)"]) + "\n"
+    return (
+        "\n".join(
+            head + lines + ["", "* the scheme a scan of the whole dataset would choose: lshdesk scan DATASET uses it"]
+        )
+        + "\n"
+    )
 
 
 def _interval(i) -> dict:

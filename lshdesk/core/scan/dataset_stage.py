@@ -93,8 +93,7 @@ def sign_dataset(
     t0 = time.perf_counter()
     opts, sp = params.corpus, params.signature
     files = root_files(roots)
-    known = [datasets.row_count(f) for _, f in files]
-    total = sum(n for n in known if n is not None) if None not in known else 0
+    total = row_total([f for _, f in files])
     family = make_family(sp)
     refs = JoinedNames([(f"{f}#row=", f"&text={opts.text_column}") for _, f in files], [0])  # datasets.row_ref's
     read = RowReading(ScanStore(sp.k, family.dtype), refs, total, opts.id_column is not None)
@@ -110,6 +109,12 @@ def sign_dataset(
 
     yield from sign_slices(slices(), read, sp, family, cancel, t0)
     return read.corpus(roots, params, files, time.perf_counter() - t0)
+
+
+def row_total(paths: Sequence[str]) -> int:
+    """The files' rows, counted from their metadata; 0 when a file's count is unknown without reading it."""
+    known = [datasets.row_count(f) for f in paths]
+    return sum(n for n in known if n is not None) if None not in known else 0
 
 
 def root_files(roots: Sequence[str]) -> list[tuple[int, str]]:

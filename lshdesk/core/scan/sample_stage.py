@@ -22,7 +22,7 @@ from lshdesk.core.corpus.row_names import JoinedNames
 from lshdesk.core.corpus.sampling import RowSample, draw_sample
 from lshdesk.core.minhash import make_family
 from lshdesk.core.params import ScanParams
-from lshdesk.core.scan.dataset_stage import RowReading, RowsRead, root_files, sign_slices
+from lshdesk.core.scan.dataset_stage import RowReading, RowsRead, root_files, row_total, sign_slices
 from lshdesk.core.scan.frontend import needs_texts
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
@@ -36,8 +36,7 @@ def sign_sample(
     opts, sp = params.corpus, params.signature
     files = root_files(roots)
     paths = [f for _, f in files]
-    known = [datasets.row_count(f) for f in paths]
-    total = sum(n for n in known if n is not None) if None not in known else 0
+    total = row_total(paths)
     drawing = draw_sample(paths, opts.text_column, opts.id_column, opts.sample_rows or 2, opts.sample_seed, cancel)
     try:
         while True:
