@@ -97,15 +97,17 @@ NEVER_ON_A_LOCAL_SCAN = ("dask", "distributed", "pypdf", "docx", "odf", "ebookli
 
 
 def _modules_after(argv: list[str]) -> set[str]:
-    """The modules a fresh interpreter holds after ``lshdesk ARGV`` ran in it (through the command line's main)."""
+    """The modules ``lshdesk ARGV`` loaded in a fresh interpreter (through the command line's main): not those the
+    interpreter held before (an editable install's finder, run by ``site``, loads pathlib, urllib.parse, ...)."""
     code = (
         "import sys\n"
+        "before = set(sys.modules)\n"
         "from lshdesk.cli.entry import main\n"
         "try:\n"
         f"    code = main({argv!r})\n"
         "except SystemExit as e:  # --help\n"
         "    code = e.code\n"
-        "loaded = sorted(sys.modules)\n"
+        "loaded = sorted(set(sys.modules) - before)\n"
         "import json  # after the list: the command itself need not load it\n"
         "print(json.dumps([code, loaded]))\n"
     )
