@@ -89,3 +89,31 @@ def test_every_module_says_its_job():
         str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if not p.read_text().lstrip().startswith('"""')
     ]
     assert missing == []
+
+
+def _bare_unique_calls(source: str) -> list[int]:
+    """Lines calling ``np.unique`` without a ``return_*`` keyword (numpy 2.4's hash-table path)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "unique"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("np", "numpy")
+            and not any((k.arg or "").startswith("return_") for k in node.keywords)
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_package_never_calls_np_unique_bare():
+    """``core.arrays.unique`` instead: numpy 2.4's bare ``np.unique`` holds the GIL through a slow hash table (20 M
+    shingle ids: minutes, the window frozen for seconds at a time, against a 4 s GIL-free sort)."""
+    assert _bare_unique_calls("import numpy as np\nnp.unique(a)\nnp.unique(a, return_counts=True)\n") == [2]
+    found = {
+        str(p.relative_to(PACKAGE)): lines
+        for p in PACKAGE.rglob("*.py")
+        if (lines := _bare_unique_calls(p.read_text(encoding="utf-8")))
+    }
+    assert found == {}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.pathnames import display
 from lshdesk.core.scan.pipeline import ScanResult
 
@@ -76,7 +77,7 @@ def _kept(result: ScanResult) -> bool:
 
 
 def _distinct(result: ScanResult, docs: npt.NDArray[np.int64]) -> npt.NDArray[np.uint32]:
-    return np.unique(result.shingles.take(docs).ids)
+    return unique(result.shingles.take(docs).ids)
 
 
 def _side(
@@ -107,7 +108,7 @@ def overlap(result: ScanResult, sides: tuple[tuple[int, ...], tuple[int, ...]] |
     none = np.zeros(0, np.uint32)
     ids_a, ids_b = (_distinct(result, docs_a), _distinct(result, docs_b)) if _kept(result) else (none, none)
     return Overlap(
-        _side(result, sides[0], docs_a, np.unique(ends[in_a[ends]]), ids_a, ids_b),
-        _side(result, sides[1], docs_b, np.unique(ends[in_b[ends]]), ids_b, ids_a),
+        _side(result, sides[0], docs_a, unique(ends[in_a[ends]]), ids_a, ids_b),
+        _side(result, sides[1], docs_b, unique(ends[in_b[ends]]), ids_b, ids_a),
         cross.astype(np.int64),
     )

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.clustering import Pairs, groups
 from lshdesk.core.corpus.datasets import DatasetRows
 from lshdesk.core.corpus.listing import Skipped, SourceFile, in_walk_order
@@ -144,7 +145,7 @@ def _scheme(
         return banding, ""
     sample = sample_docs(n, params.signature.seed)
     part = tasks.part_of(sample, bounds)
-    slices = [g.submit("take", tasks.take_docs, signed[p], int(bounds[p]), sample[part == p]) for p in np.unique(part)]
+    slices = [g.submit("take", tasks.take_docs, signed[p], int(bounds[p]), sample[part == p]) for p in unique(part)]
     got: list[tasks.DocSlice] = g.client.gather(slices)
     is_ref = np.isin(docs.root, np.asarray(reference, dtype=np.int64)) if reference else None
     choice = choose_on_sample(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.corpus import datasets
 from lshdesk.core.corpus.datasets import DatasetError, DatasetRows
 from lshdesk.core.corpus.listing import TEXT_EXTENSIONS, Skipped
@@ -152,7 +153,7 @@ def _even_cuts(weights: list[int], n: int) -> list[int]:
         return [0, 0]
     total = np.cumsum(weights)
     goals = total[-1] * np.arange(1, n) / n
-    cuts = np.unique(np.searchsorted(total, goals, side="left") + 1)
+    cuts = unique(np.searchsorted(total, goals, side="left") + 1)
     return [0, *[int(c) for c in cuts if 0 < c < len(weights)], len(weights)]
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.corpus import datasets
 from lshdesk.core.errors import ParamError, check_cancel
 
@@ -90,7 +91,7 @@ def _reads(path: str, positions: npt.NDArray[np.int64]) -> list[tuple[list[int] 
     meta = pq.ParquetFile(path).metadata
     bounds = np.zeros(meta.num_row_groups + 1, dtype=np.int64)
     np.cumsum([meta.row_group(g).num_rows for g in range(meta.num_row_groups)], out=bounds[1:])
-    held = np.unique(np.searchsorted(bounds, positions, side="right") - 1).tolist()
+    held = unique(np.searchsorted(bounds, positions, side="right") - 1).tolist()
     if len(held) == meta.num_row_groups:
         return [(None, 0)]
     return [([g], int(bounds[g])) for g in held]

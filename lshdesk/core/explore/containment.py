@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.clustering import intersection_sizes
 from lshdesk.core.explore.exact import SAMPLE_PAIRS, all_pairs, eligible_pairs, sample_pairs
 from lshdesk.core.params import Banding
@@ -92,7 +93,7 @@ class ContainmentCurves:
 
     def used(self) -> list[int]:
         """The curves (size-class pairs) that hold at least one known pair; all of them when none does."""
-        return np.unique(self.curve).tolist() or list(range(len(self.curves)))
+        return unique(self.curve).tolist() or list(range(len(self.curves)))
 
     def describe(self) -> str:
         """One line for the view: what is drawn and where it comes from."""

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from lshdesk.core.arrays import unique
 from lshdesk.core.corpus import datasets
 from lshdesk.core.corpus.datasets import DatasetError, DatasetRows, TextSlice
 from lshdesk.core.corpus.listing import Skipped
@@ -42,7 +43,7 @@ def token_bytes(buf: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nd
     high = np.flatnonzero(buf >= 128)
     if not len(high):
         return buf, offsets, True
-    rows = np.unique(np.searchsorted(offsets, high, side="right") - 1)
+    rows = unique(np.searchsorted(offsets, high, side="right") - 1)
     if len(rows) == len(offsets) - 1:
         out, off = token_batch(buf, offsets)
         return out, off, False

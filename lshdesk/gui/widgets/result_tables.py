@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyle, QTableView, QTreeView
 
+from lshdesk.core.arrays import unique
 from lshdesk.gui.widgets.name_delegate import NameDelegate
 
 # 0: the column stretches to share the width the others leave; -1: as wide as its content and title (up to
@@ -96,7 +96,7 @@ def values_width(view: QTableView, column: int) -> int:
     col = columns[column] if 0 <= column < len(columns) else None
     if col is None:
         return 0
-    used = np.unique(col.index).tolist() if col.index is not None else range(len(col.values))
+    used = unique(col.index).tolist() if col.index is not None else range(len(col.values))
     return _widest(view, (col.fmt(col.values[v]) for v in used))
 
 
