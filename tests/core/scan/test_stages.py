@@ -67,8 +67,9 @@ def test_cancel_answers_at_once_and_leaves_no_cpu_in_use(crowded, stage, thresho
     asked = time.perf_counter()
     cancel.set()
     thread.join(5)
-    # cancelled mid-stage, not finished; within a second even on a machine at load 10 (0.01-0.05 s when quiet)
-    assert ended[0] == "cancelled" and ended[1] - asked < 1.0, ended[1] - asked
+    # cancelled mid-stage, not finished; 0.01-0.05 s when quiet, 1.26 s seen beside three CI runs and four CPU
+    # burners (load 9-10 on 2 cores): a step in flight finishes first, so the bound is the loaded machine's
+    assert ended[0] == "cancelled" and ended[1] - asked < 3.0, ended[1] - asked
     cpu = time.process_time()
     time.sleep(0.5)
     assert time.process_time() - cpu < 0.05  # nothing keeps computing after the cancel
