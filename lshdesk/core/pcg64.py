@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 M32 = 0xFFFF_FFFF
+M64 = 0xFFFF_FFFF_FFFF_FFFF
 M128 = (1 << 128) - 1
 MULTIPLIER = (2549297995355413924 << 64) + 4865540595714422341  # PCG_DEFAULT_MULTIPLIER_128
 INIT_A, MULT_A, INIT_B, MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED  # numpy's SeedSequence
@@ -89,18 +90,66 @@ class PCG64Words:
     def _next64(self) -> int:
         self._step()
         s = self.state
-        x, rot = ((s >> 64) ^ s) & 0xFFFF_FFFF_FFFF_FFFF, s >> 122
-        return ((x >> rot) | (x << (64 - rot))) & 0xFFFF_FFFF_FFFF_FFFF
+        x, rot = ((s >> 64) ^ s) & M64, s >> 122
+        return ((x >> rot) | (x << (64 - rot))) & M64
+
+    def next32(self) -> int:
+        """The next 32-bit word (``next_uint32``: the low half of a 64-bit output, then its high half)."""
+        if self.high is not None:
+            word, self.high = self.high, None
+            return word
+        v = self._next64()
+        self.high = v >> 32
+        return v & M32
 
     def uint32(self, n: int) -> np.ndarray:
         """The next ``n`` words: ``integers(0, 2**32, n, dtype=np.uint32)``."""
-        out = []
-        for _ in range(n):
-            if self.high is not None:
-                out.append(self.high)
-                self.high = None
-            else:
-                v = self._next64()
-                out.append(v & M32)
-                self.high = v >> 32
-        return np.array(out, dtype=np.uint32)
+        return np.array([self.next32() for _ in range(n)], dtype=np.uint32)
+
+    def bounded(self, rng: int) -> int:
+        """A draw in ``[0, rng]`` as numpy's ``random_bounded_uint64(0, rng)`` makes it (Lemire's method, 32-bit
+        words below 2**32, 64-bit outputs above; the leftover rejected below the threshold)."""
+        if rng == 0:
+            return 0
+        if rng == M32:
+            return self.next32()
+        bits, nxt = (32, self.next32) if rng < M32 else (64, self._next64)
+        if rng == M64:
+            return nxt()
+        mask, excl = (1 << bits) - 1, rng + 1
+        m = nxt() * excl
+        if m & mask < excl:
+            threshold = (mask - rng) % excl
+            while m & mask < threshold:
+                m = nxt() * excl
+        return m >> bits
+
+    def choice(self, n: int, size: int) -> np.ndarray:
+        """``Generator.choice(n, size, replace=False)``: ``size`` of ``range(n)`` in numpy's order, with its draws
+        (a tail shuffle of ``range(n)`` for a large share of a large population, else Floyd's algorithm, then a
+        shuffle), so the generator goes on as numpy's would."""
+        if not 0 <= size <= n:
+            raise ValueError(f"cannot take {size} of {n} without replacement")
+        if n > 10000 and size > n // 50:
+            idx = list(range(n))
+            self._shuffle(idx, max(n - size, 1))
+            return np.array(idx[n - size :], dtype=np.int64)
+        out, taken = [], set()
+        for j in range(n - size, n):
+            v = self.bounded(j)
+            v = j if v in taken else v
+            taken.add(v)
+            out.append(v)
+        self._shuffle(out, 1)
+        return np.array(out, dtype=np.int64)
+
+    def _shuffle(self, data: list[int], first: int) -> None:
+        """numpy's ``_shuffle_int``: Fisher-Yates from the end down to ``first``."""
+        for i in range(len(data) - 1, first - 1, -1):
+            j = self.bounded(i)
+            data[i], data[j] = data[j], data[i]
+
+
+def sample_sorted(n: int, size: int, seed: int) -> np.ndarray:
+    """``np.sort(np.random.default_rng(seed).choice(n, size, replace=False))`` without loading ``numpy.random``."""
+    return np.sort(PCG64Words([seed]).choice(n, size))

@@ -140,6 +140,19 @@ def test_a_small_texts_scan_loads_no_extraction_processes_and_no_log_file(tmp_pa
     assert [m for m in NEVER_ON_A_LOCAL_SCAN if m in _top(loaded)] == []
 
 
+def test_a_scan_that_samples_its_documents_loads_no_numpy_random(tmp_path):
+    # more documents than the estimate's and the automatic scheme's samples: both draw them (core.pcg64)
+    from lshdesk.core.scan.estimate import SAMPLE_DOCS
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(SAMPLE_DOCS + 100):
+        (docs / f"{i}.txt").write_text(f"note {i} of a folder, words {i % 7} and {i % 11} to scan", encoding="utf-8")
+    loaded = _modules_after(["scan", str(docs), "-q", "-o", str(tmp_path / "pairs.csv")])
+    assert "lshdesk.core.scan.scheme" in loaded  # the scheme was chosen on a sample
+    assert [m for m in ("numpy.random", "hashlib", "secrets") if m in loaded] == []
+
+
 def test_version_and_help_load_neither_numpy_nor_the_log():
     for argv in (["--version"], ["--help"], ["scan", "--help"]):
         loaded = _modules_after(argv)

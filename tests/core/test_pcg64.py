@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lshdesk.core import minhash
-from lshdesk.core.pcg64 import PCG64Words, seed_state
+from lshdesk.core.pcg64 import PCG64Words, sample_sorted, seed_state
 
 SEEDS = [0, 1, 2, 7, 42, 65_535, 65_536, 2**31 - 1, 2**31, 2**32 - 1, *np.random.default_rng(3).integers(0, 2**32, 20)]
 
@@ -34,3 +34,24 @@ def test_the_fast_familys_parameters_are_as_numpy_draws_them(k):
         got_a, got_b = minhash.fast_params(k, seed)
         assert got_a.dtype == got_b.dtype == np.uint32
         assert np.array_equal(got_a, a) and np.array_equal(got_b, b)
+
+
+# (population, size): Floyd's algorithm below 10,001 or for a small share, a tail shuffle above; 2**33 draws 64-bit
+CHOICES = [(1, 1), (3, 3), (5, 0), (601, 600), (909, 600), (2_067, 600), (10_000, 600), (10_001, 200),
+           (10_001, 201), (50_000, 1_001), (100_000, 1_500), (2**33, 5)]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**40 + 3])
+def test_a_choice_without_replacement_is_numpys_and_the_stream_goes_on_as_numpys(seed):
+    rng, words = np.random.default_rng(seed), PCG64Words([seed])
+    for n, size in CHOICES:
+        assert np.array_equal(words.choice(n, size), rng.choice(n, size, replace=False)), (n, size)
+        assert words.bounded(n) == rng.integers(0, n, endpoint=True)  # the next draw too
+
+
+def test_a_sorted_sample_is_numpys_and_a_choice_of_too_many_is_refused():
+    for n, seed in [(2_067, 0), (6_059, 3), (100_000, 0)]:
+        expected = np.sort(np.random.default_rng(seed).choice(n, 600, replace=False))
+        assert np.array_equal(sample_sorted(n, 600, seed), expected)
+    with pytest.raises(ValueError, match="cannot take 4 of 3"):
+        PCG64Words([0]).choice(3, 4)
