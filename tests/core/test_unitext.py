@@ -214,3 +214,14 @@ def test_long_runs_of_combining_marks_are_the_reference(length):
     """A segment grows past its first allocations (64, then doubled): Zalgo text, marks of mixed classes."""
     marks = "".join(("\u0301", "\u0316", "\u0345", "\u05b0", "\u0308")[k % 5] for k in range(length))
     check_joined(["a" + marks[:length], "\u1100\u1161" + marks[: length - 1] + "\u11a8", marks[:length] + "x"])
+
+
+def test_tokens_that_go_on_across_ascii_runs_are_the_reference():
+    """A token carried into a run of ASCII by a letter past ASCII (é, ß, a combining mark) and out of it again,
+    with runs of every length around the 8-byte words the ids mode finds tokens in."""
+    texts = []
+    for length in range(1, 19):
+        run = "".join("aB3xYz9Qk"[k % 9] for k in range(length))
+        for other in ("é", "ß", "e\u0301", "Ǻ", "ﬁ", "한", "Σ"):
+            texts += [run + other, other + run, other + run + other, run + other + run, f"{run} {other}{run}.{run}"]
+    assert differences(texts) == []

@@ -3,6 +3,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport realloc
 
 from lshdesk.core.kernels._mix cimport C0, absorb_word, fmix64
+from lshdesk.core.kernels._swar cimport LSH_SWAR, swar_ids
 
 # record flags (as gen_unicode_tables.py writes them)
 cdef enum:
@@ -108,15 +109,31 @@ cdef inline void put_id(Out *o, uint32_t cp, uint8_t flags, const uint8_t *TOKEN
 
 
 cdef inline void put_ascii_ids(Out *o, const uint8_t *t, Py_ssize_t n, const uint8_t *TOKEN_ASCII) noexcept nogil:
-    """``put_ascii`` in ids mode, the token's state in locals."""
-    cdef Py_ssize_t k, w = o.n
-    cdef uint64_t h = o.h, word = o.w, length = o.length
+    """``put_ascii`` in ids mode: a token carried in (``o.length``) goes on a byte at a time to its end, the others
+    are found 64 bytes at a time (``_swar.swar_ids``; a byte at a time in a short run, or where that is not
+    built), and a token reaching ``n`` stays open in ``o``."""
+    cdef Py_ssize_t k = 0, w
+    cdef uint64_t h, word, length
+    cdef uint64_t state[3]
     cdef uint64_t *u
     cdef uint8_t c
-    if not reserve(o, n // 2 + 2):  # a token ends at most every second character, and once more
+    if o.length:
+        while k < n and TOKEN_ASCII[t[k]]:
+            feed(o, TOKEN_ASCII[t[k]])
+            k += 1
+        if k == n:
+            return
+        emit(o)
+    if not reserve(o, (n - k) // 2 + 2):  # a token ends at most every second character, and once more
         return
-    u = o.u
-    for k in range(n):
+    if LSH_SWAR and n - k >= 16:  # (a short run, as a space between words past ASCII: a byte at a time)
+        state[2] = 0
+        o.n = swar_ids(t + k, n - k, o.u, o.n, state)
+        if state[2]:
+            o.h, o.w, o.length = state[0], state[1], state[2]
+        return
+    w, h, word, length, u = o.n, o.h, o.w, o.length, o.u
+    for k in range(k, n):
         c = TOKEN_ASCII[t[k]]  # non-zero exactly for the ASCII letters and digits (ALNUM)
         if c:
             word |= (<uint64_t>c) << (8 * (length & 7))

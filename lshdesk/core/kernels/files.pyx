@@ -13,6 +13,8 @@ NUL-terminated file-system bytes.
 
 from libc.stdint cimport int64_t, uint8_t
 
+from lshdesk.core.kernels._swar cimport lsh_nul_or_high
+
 # POSIX open/fstat/read/close; the C runtime's own names on Windows, so the module builds there too (where
 # ``corpus.native`` reads in Python and never calls it). ``lsh_fstat`` fills size, mtime_ns, inode, ctime_ns.
 cdef extern from *:
@@ -100,13 +102,10 @@ cdef int _plain(const uint8_t *at, Py_ssize_t n) noexcept nogil:
     holds but for bytes past ASCII (and it opens with no UTF-8 byte-order mark, as no OLE file); else READ."""
     cdef Py_ssize_t k
     cdef uint8_t c
-    cdef bint ascii = True
-    for k in range(n):
-        c = at[k]
-        if c == 0:
-            return _READ
-        if c > 127:
-            ascii = False
+    cdef int high = 0
+    if lsh_nul_or_high(at, n, &high):  # eight bytes at a time (_swar)
+        return _READ
+    cdef bint ascii = not high
     if _starts(at, n, _PDF, 5) or _starts(at, n, _ZIP, 4):
         return _READ
     if not ascii and (_starts(at, n, _BOM, 3) or _starts(at, n, _OLE, 8)):

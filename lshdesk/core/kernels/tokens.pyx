@@ -12,6 +12,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from lshdesk.core.kernels._mix cimport C0, absorb_word, fmix64
+from lshdesk.core.kernels._swar cimport LSH_SWAR, swar_ids
 
 # byte -> 0 if it separates tokens, else the byte as it enters the token (ASCII letters lowered)
 TOKEN_BYTES = np.zeros(256, dtype=np.uint8)
@@ -74,13 +75,30 @@ def ascii_char_units(const uint8_t[::1] buf, const int64_t[::1] offsets, white):
     return out_a[:o], off_a
 
 
+cdef bint _swar_table(table):
+    """True if ``table`` is TOKEN_BYTES on a machine where its tokens are found eight bytes at a time (``_swar``)."""
+    return LSH_SWAR and np.array_equal(table, TOKEN_BYTES)
+
+
 cdef Py_ssize_t _tokenize_doc(const uint8_t *buf, int64_t start, int64_t end, const uint8_t *table,
-                              uint64_t *toks, Py_ssize_t t) noexcept nogil:
-    """Write the token ids of ``buf[start:end]`` to ``toks[t:]``; return the new end of ``toks``."""
+                              uint64_t *toks, Py_ssize_t t, bint swar) noexcept nogil:
+    """Write the token ids of ``buf[start:end]`` to ``toks[t:]``; return the new end of ``toks``. With ``swar``
+    (``table`` is TOKEN_BYTES) eight bytes at a time (``_swar.swar_ids``), else a byte at a time; the same ids."""
     cdef uint64_t h = C0, w = 0
     cdef uint64_t length = 0
+    cdef uint64_t state[3]
     cdef int64_t i
     cdef uint8_t c
+    if swar:
+        state[2] = 0
+        t = swar_ids(buf + start, end - start, toks, t, state)
+        if state[2]:
+            h, w, length = state[0], state[1], state[2]
+            if length & 7:
+                h = absorb_word(h, w)
+            toks[t] = fmix64(h ^ length)
+            t += 1
+        return t
     for i in range(start, end):
         c = table[buf[i]]
         if c != 0:
@@ -123,10 +141,11 @@ def tokenize_bytes(const uint8_t[::1] buf, const int64_t[::1] offsets, table):
     cdef int64_t[::1] tok_off = tok_off_a
     cdef const uint8_t *b = &buf[0] if buf.shape[0] else NULL
     cdef uint64_t *tp = &toks[0] if cap else NULL
+    cdef bint swar = _swar_table(table)
     with nogil:
         tok_off[0] = 0
         for d in range(n):
-            t = _tokenize_doc(b, offsets[d], offsets[d + 1], &tb[0], tp, t)
+            t = _tokenize_doc(b, offsets[d], offsets[d + 1], &tb[0], tp, t, swar)
             tok_off[d + 1] = t
     return toks_a[:t], tok_off_a
 
@@ -271,10 +290,11 @@ def word_ids(const uint8_t[::1] buf, const int64_t[::1] offsets, Py_ssize_t n, t
     cdef uint64_t[::1] toks = toks_a
     cdef int64_t[::1] counts = counts_a, off = off_a, n_tokens = n_tokens_a
     cdef const uint8_t *b = &buf[0] if buf.shape[0] else NULL
+    cdef bint swar = _swar_table(table)
     with nogil:
         off[0] = 0
         for d in range(nd):
-            t = _tokenize_doc(b, offsets[d], offsets[d + 1], &tb[0], &toks[0], 0)
+            t = _tokenize_doc(b, offsets[d], offsets[d + 1], &tb[0], &toks[0], 0, swar)
             n_tokens[d] = t
             if t:
                 o += _doc_windows(&toks[0], t, n, &tmp[0], &counts[0], &out[o])

@@ -3,6 +3,7 @@ buffers and several threads at once give the same ids, and inputs the C loops ca
 
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from lshdesk.core.hashing import combine_windows, fmix64, fold32
 from lshdesk.core.kernels import tokens
+from lshdesk.core.kernels.mixing import C0, C1
 from lshdesk.core.shingling import pack, token_windows
 
 
@@ -110,3 +112,37 @@ def test_word_ids_are_the_windows_of_the_token_ids(n):
     got = token_windows(*tokens.tokenize_bytes(buf, offsets, tokens.TOKEN_BYTES), n)
     assert np.array_equal(got.ids, ids) and np.array_equal(got.offsets, off)
     assert np.array_equal(got.n_tokens, n_tokens)
+
+
+def reference_token_ids(doc: bytes) -> list[int]:
+    """The byte tokenizer's ids in Python: maximal runs of ASCII letters, digits and bytes from 128 on, ASCII
+    letters lowered, each hashed as ``hashing.token_id`` hashes a token's bytes."""
+    mask, out = (1 << 64) - 1, []
+    for token in re.findall(rb"[0-9A-Za-z\x80-\xff]+", doc):
+        token = token.lower()  # ASCII letters only
+        h = int(C0)
+        for i in range(0, len(token), 8):
+            h = ((((h << 27) | (h >> 37)) & mask) ^ int.from_bytes(token[i : i + 8], "little")) * int(C1) & mask
+        out.append(int(fmix64(np.array([h ^ len(token)], dtype=np.uint64))[0]))
+    return out
+
+
+def test_token_ids_eight_bytes_at_a_time_are_the_byte_by_byte_reference():
+    """Tokens of every length around the 8-byte words (1-25), at either end of a document and of the buffer,
+    between every kind of separator and with bytes past ASCII (the tokenizer finds them a word at a time)."""
+    rng = np.random.default_rng(29)
+    alphabet = np.frombuffer(bytes(range(256)), dtype=np.uint8)
+    letters = np.frombuffer(b"aZ09qQ\x80\xc3\xa9\xff", dtype=np.uint8)
+    docs = [bytes(rng.choice(alphabet, int(rng.integers(0, 60)))) for _ in range(300)]
+    for length in range(1, 26):
+        for sep in (b" ", b"\x00", b"-", b"_", b"\n", b"@", b"[", b"`", b"{", b"/", b":"):
+            word = bytes(rng.choice(letters, length))
+            docs += [word, sep + word, word + sep, sep + word + sep + word, word * 3, b"x" * length + sep]
+    docs.append(b"Mixed CASE words, 12345678 abcdefghi ABCDEFGHIJKLMNOPQ\xe2\x80\x99s end")
+    for order in (docs, docs[::-1]):  # each document once where the buffer ends
+        buf, offsets = pack(order)
+        ids, off = tokens.tokenize_bytes(buf, offsets, tokens.TOKEN_BYTES)
+        got = [ids[off[d] : off[d + 1]].tolist() for d in range(len(order))]
+        assert got == [reference_token_ids(doc) for doc in order]
+        w_ids, w_off, n_tokens = tokens.word_ids(buf, offsets, 1, tokens.TOKEN_BYTES)
+        assert n_tokens.tolist() == [len(g) for g in got]
