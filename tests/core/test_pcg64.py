@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
 from lshdesk.core import minhash
-from lshdesk.core.pcg64 import PCG64Words, sample_sorted, seed_state
+from lshdesk.core.pcg64 import PCG64Words, choices, sample_sorted, seed_state
 
 SEEDS = [0, 1, 2, 7, 42, 65_535, 65_536, 2**31 - 1, 2**31, 2**32 - 1, *np.random.default_rng(3).integers(0, 2**32, 20)]
 
@@ -55,3 +57,27 @@ def test_a_sorted_sample_is_numpys_and_a_choice_of_too_many_is_refused():
         assert np.array_equal(sample_sorted(n, 600, seed), expected)
     with pytest.raises(ValueError, match="cannot take 4 of 3"):
         PCG64Words([0]).choice(3, 4)
+
+
+def test_many_bounded_draws_at_once_are_the_draws_one_at_a_time():
+    # bounds near 2**32 reject often (the leftover threshold); 2**32 - 1 and above go draw by draw
+    for bounds in (
+        range(0, 50),
+        range(2**32 - 40, 2**32 - 1),
+        range(2**31 - 5, 2**31 + 5),
+        range(2**32 + 3, 2**32 - 3, -1),
+    ):
+        one, many = PCG64Words([11]), PCG64Words([11])
+        assert many.bounded_all(bounds) == [one.bounded(r) for r in bounds]
+        assert many.next32() == one.next32()  # and the stream goes on alike
+
+
+def test_choices_are_numpys_whether_or_not_numpy_random_is_loaded(monkeypatch):
+    numpys = np.random.default_rng(5)  # one generator, three choices: the stream goes on
+    want = [numpys.choice(n, 600, replace=False) for n in (601, 2_067, 50_000)]
+    for loaded in (True, False):
+        if not loaded:
+            monkeypatch.delitem(sys.modules, "numpy.random")
+        rng = choices(5)
+        assert isinstance(rng, PCG64Words) is not loaded
+        assert [np.array_equal(rng.choice(n, 600), w) for n, w in zip((601, 2_067, 50_000), want)] == [True] * 3

@@ -78,9 +78,9 @@ def estimate_candidates(
     the candidates among ``JOIN_DOCS`` of the sampled documents (timing the measuring of each candidate instead
     said ~6 s for docs6k's dense scan, which the join verifies in under a second; this says ~1 s)."""
     n = len(sigs)
-    from lshdesk.core.pcg64 import PCG64Words  # (an empty folder's scan estimates nothing)
+    from lshdesk.core.pcg64 import choices  # (an empty folder's scan estimates nothing)
 
-    rng = PCG64Words([seed])  # numpy.random.default_rng(seed)'s draws, without loading it (~17 ms)
+    rng = choices(seed)  # numpy.random.default_rng(seed)'s draws, without loading it (~17 ms) if not loaded
     sample = np.sort(rng.choice(n, SAMPLE_DOCS)) if n > SAMPLE_DOCS else np.arange(n)
     m = len(sample)
     cands = candidate_pairs(sigs[sample], banding)
