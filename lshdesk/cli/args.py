@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from typing import NoReturn
 
@@ -19,7 +20,29 @@ from lshdesk.system import commands
 MAX_MEGABYTES = 1_000_000  # a size cap above a terabyte is no cap: refused as a mistake
 
 
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` gives it (``COLUMNS``, else the terminal's, else 80),
+    without loading shutil (with bz2, lzma and zlib: ~3 ms of every command)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
+    _width: int | None = None  # the help's width, asked once
+
+    def _get_formatter(self):  # argparse makes one per option added (to check its metavar), each asking the width
+        if _Parser._width is None:
+            _Parser._width = _columns() - 2
+        return self.formatter_class(prog=self.prog, width=_Parser._width)
+
     def parse_args(self, args=None, namespace=None):
         self._argv = sys.argv[1:] if args is None else list(args)  # for error's hint
         return super().parse_args(args, namespace)

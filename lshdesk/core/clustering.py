@@ -12,7 +12,7 @@ from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.shingling import ShingleBatch
-from lshdesk.core.threads import wait_for
+from lshdesk.core.threads import Workers, wait_for
 
 
 def exact_jaccard(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDArray) -> npt.NDArray[np.float64]:
@@ -42,9 +42,7 @@ def intersection_sizes(shingles: ShingleBatch, left: npt.NDArray, right: npt.NDA
         return probe_intersection_sizes(ids, offsets, left, right)
     work = np.cumsum(shingles.counts()[right])  # a pair costs about |B| probes: split the work, not the pairs
     half = int(np.searchsorted(work, work[-1] // 2))
-    from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by large scans only
-
-    pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-verify")
+    pool = Workers(1, "lshdesk-verify")
     try:
         other = pool.submit(probe_intersection_sizes, ids, offsets, left[half:], right[half:])
         first = probe_intersection_sizes(ids, offsets, left[:half], right[:half])

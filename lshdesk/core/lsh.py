@@ -12,6 +12,7 @@ from lshdesk.core.kernels import banding as banding_kernels
 from lshdesk.core.kernels.mixing import C0 as _C0
 from lshdesk.core.kernels.mixing import C1 as _C1
 from lshdesk.core.params import Banding
+from lshdesk.core.threads import Workers, wait_for
 
 PARALLEL_WORK = 2_000_000  # documents x slots banded above which the explorer's bands go over two threads
 BLOCK_BANDS = 16  # bands keyed at a time: (n_docs x 16) keys in memory, not (n_docs x b); what two threads share
@@ -101,10 +102,12 @@ def band_codes(sigs: npt.NDArray, banding: Banding) -> tuple[npt.NDArray[np.int6
 
     starts = range(0, b, BLOCK_BANDS)
     if len(starts) > 1 and n * b * r >= PARALLEL_WORK:
-        from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by large scans only
-
-        with ThreadPoolExecutor(2) as pool:  # the loops drop the GIL
-            parts = list(pool.map(block, starts))
+        pool = Workers(2, "lshdesk-band")  # the loops drop the GIL
+        try:
+            tasks = [pool.submit(block, lo) for lo in starts]
+            parts = [wait_for(t) for t in tasks]
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     else:
         parts = [block(lo) for lo in starts]
     if not parts:

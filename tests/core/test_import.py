@@ -85,6 +85,9 @@ NOT_FOR_AN_EMPTY_FOLDER = (
 )
 # numpy.random (~12 ms, with secrets, hmac and hashlib) by the fast family's parameters (core.pcg64 draws them)
 NOT_FOR_A_SMALL_TEXT = (
+    "logging",  # concurrent.futures' thread pools: the scan's are core.threads.Workers
+    "concurrent.futures",
+    "shutil",  # argparse's help width (cli.args asks the terminal itself)
     "logging.handlers",
     "socket",
     "multiprocessing",
@@ -150,7 +153,7 @@ def test_a_scan_that_samples_its_documents_loads_no_numpy_random(tmp_path):
         (docs / f"{i}.txt").write_text(f"note {i} of a folder, words {i % 7} and {i % 11} to scan", encoding="utf-8")
     loaded = _modules_after(["scan", str(docs), "-q", "-o", str(tmp_path / "pairs.csv")])
     assert "lshdesk.core.scan.scheme" in loaded  # the scheme was chosen on a sample
-    assert [m for m in ("numpy.random", "hashlib", "secrets") if m in loaded] == []
+    assert [m for m in ("numpy.random", "hashlib", "secrets", "logging", "concurrent.futures") if m in loaded] == []
 
 
 def test_version_and_help_load_neither_numpy_nor_the_log():

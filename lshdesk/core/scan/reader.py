@@ -18,7 +18,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,10 +33,7 @@ from lshdesk.core.scan.listed import Listing
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import IDS_VERSION, ShingleBatch
-from lshdesk.core.threads import wait_for
-
-if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+from lshdesk.core.threads import Workers, wait_for
 
 WORKERS = max(2, os.cpu_count() or 2)  # threads that read and sign batches (system calls and kernels: no GIL)
 READERS_WHILE_LISTING = max(1, min(WORKERS, (os.cpu_count() or 2) - 1))  # the listing thread needs a core
@@ -97,7 +93,7 @@ class ReadStage:
         self.filling = 0  # bytes listed since ``start``
         self.cut: deque[range] = deque()  # batches cut from the listing, not yet handed to a thread
         self.in_flight: deque = deque()  # (future, the batch's listing range, its files worth caching, its cache hits)
-        self.pool: ThreadPoolExecutor | None = None  # started by the first batch: none for an empty folder
+        self.pool: Workers | None = None  # started by the first batch: none for an empty folder
         self.extract = ExtractPool()  # PDF, DOCX, ODT, EPUB in worker processes (started by the first such file)
 
     def listed(self, size: int, count: int = 1) -> None:
@@ -150,9 +146,7 @@ class ReadStage:
         worth, hits = self.use.hits(self.files, index) if self.use is not None else (set(), {})
         self.cached += len(hits)
         if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor  # loads logging: ~5 ms an empty folder does not pay
-
-            self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-read")
+            self.pool = Workers(WORKERS, "lshdesk-read")
         if hits:
             task = self.pool.submit(
                 read_and_sign_cached, *batch, hits, p.storage_options, self.extract, self.files.size

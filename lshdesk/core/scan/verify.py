@@ -17,7 +17,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -29,11 +28,9 @@ from lshdesk.core.kernels import join as join_kernels
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import Candidates
 from lshdesk.core.minhash import estimate_pairs
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 from lshdesk.core.scan.progress import Progress
 from lshdesk.core.shingling import ShingleBatch
+from lshdesk.core.threads import Task, Workers
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -124,9 +121,7 @@ def _run_steps(
     steps: Iterator[Step], total: int, cancel: threading.Event | None, clock: Clock
 ) -> Generator[Progress, None, None]:
     """Run ``(function, candidates done after it)`` steps two at a time; reports follow the oldest step, in order."""
-    from concurrent.futures import ThreadPoolExecutor  # here: it loads logging (~5 ms), paid by scans with candidates
-
-    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="lshdesk-verify")
+    pool = Workers(THREADS, "lshdesk-verify")
     try:
         in_flight: deque = deque()
         for fn, done in steps:
@@ -141,7 +136,7 @@ def _run_steps(
 
 
 def _wait(
-    in_flight: deque[tuple[Future[None], int]], total: int, cancel: threading.Event | None, clock: Clock
+    in_flight: deque[tuple[Task[None], int]], total: int, cancel: threading.Event | None, clock: Clock
 ) -> Progress:
     check_cancel(cancel)
     future, done = in_flight.popleft()
@@ -165,16 +160,14 @@ class RankedIds:
 
     def __init__(self, shingles: ShingleBatch) -> None:
         self.shingles = shingles
-        self._rare: Future | None = None
+        self._rare: Task | None = None
         self._lock = threading.Lock()
 
     def start(self, cancel: threading.Event | None) -> None:
         """Begin the renaming on a helper thread (while the caller bands), for ``rare_first`` to collect."""
         with self._lock:
             if self._rare is None:
-                from concurrent.futures import ThreadPoolExecutor
-
-                pool = ThreadPoolExecutor(1, thread_name_prefix="lshdesk-rank")
+                pool = Workers(1, "lshdesk-rank")
                 self._rare = pool.submit(self._rank, cancel)
                 pool.shutdown(wait=False)
 
@@ -182,10 +175,7 @@ class RankedIds:
         """(renamed ids, rarest id 0; the number of distinct ids)."""
         with self._lock:
             if self._rare is None:
-                from concurrent.futures import Future
-
-                self._rare = Future()
-                self._rare.set_result(self._rank(cancel))
+                self._rare = Task.of(self._rank(cancel))
         return self._rare.result()
 
     def common_first(self, cancel: threading.Event | None) -> npt.NDArray[np.int32]:
