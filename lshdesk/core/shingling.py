@@ -30,6 +30,7 @@ from lshdesk.core import unitext
 from lshdesk.core.arrays import ranges
 from lshdesk.core.hashing import fmix64
 from lshdesk.core.kernels import tokens as tokenkernels
+from lshdesk.core.kernels.pairs import take_rows
 
 IDS_VERSION = 2  # bump whenever shingle ids change (v2: byte tokenizer ids, 32-bit windows); caches key on it
 TOKEN_RE = re.compile(r"[^\W_]+")
@@ -88,7 +89,11 @@ class ShingleBatch:
         return self.ids[self.offsets[i] : self.offsets[i + 1]]
 
     def take(self, docs: npt.NDArray[np.int64]) -> ShingleBatch:
-        """The batch of the documents ``docs``, in that order."""
+        """The batch of the documents ``docs``, in that order (a copy per document, compiled, for the usual ids)."""
+        docs = np.asarray(docs, dtype=np.int64)
+        if self.ids.dtype in (np.uint32, np.int32, np.uint64) and self.ids.flags.c_contiguous:
+            ids, offsets = take_rows(self.ids, np.ascontiguousarray(self.offsets, dtype=np.int64), docs)
+            return ShingleBatch(ids, offsets, self.n_tokens[docs])
         counts = self.counts()[docs]
         offsets = np.zeros(len(docs) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])

@@ -242,6 +242,12 @@ def test_a_batch_takes_its_documents_in_any_order():
     sub = batch.take(np.array([3, 1, 0, 3], dtype=np.int64))
     assert [sub.doc(i).tolist() for i in range(len(sub))] == [sets[3], sets[1], sets[0], sets[3]]
     assert sub.n_tokens.tolist() == [4, 0, 10, 4] and sub.ids.dtype == np.uint32
+    assert len(batch.take(np.zeros(0, dtype=np.int64))) == 0
+    with pytest.raises(IndexError, match="document 4 of a batch of 4"):
+        batch.take(np.array([0, 4]))
+    for dtype in (np.int32, np.uint64, np.int64):  # ranked ids, the tests' 64-bit ids; int64 by numpy's gather
+        other = ShingleBatch(batch.ids.astype(dtype), offsets, batch.n_tokens).take(np.array([3, 0]))
+        assert other.ids.dtype == dtype and other.ids.tolist() == sets[3] + sets[0]
 
 
 @pytest.mark.parametrize("n", [1, 3, 5])
