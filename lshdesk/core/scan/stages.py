@@ -103,19 +103,18 @@ def group_stage(
     ids: npt.NDArray = shingles.ids
     if sum(len(c) * (len(c) - 1) // 2 for c in comps) * (2 * counts.mean() + 16) > RANK_FROM * len(ids):
         ids = (ranks or RankedIds(shingles)).common_first(cancel)  # a merge meets what two sets share early
+    widths, costs = _group_costs(comps, counts)
     g = 0
     while g < len(comps):
         check_cancel(cancel)
         c = comps[g]
-        width = int(counts[c].mean()) * 2 + 16
-        if len(c) * (len(c) - 1) // 2 * width > STEP_COST:
-            yield from _large_group(g, c, width, ids, shingles.offsets, lowest, cancel, clock, len(comps))
+        if costs[g] > STEP_COST:
+            yield from _large_group(g, c, widths[g], ids, shingles.offsets, lowest, cancel, clock, len(comps))
             g += 1
         else:
             end, cost = g, 0
             while end < len(comps) and cost < STEP_COST:
-                m = comps[end]
-                cost += len(m) * (len(m) - 1) // 2 * (int(counts[m].mean()) * 2 + 16)
+                cost += costs[end]
                 end += 1
             members = np.concatenate(comps[g:end]).astype(np.int64)
             starts = np.zeros(end - g + 1, dtype=np.int64)
@@ -124,6 +123,19 @@ def group_stage(
             g = end
         yield Progress("grouping", g, len(comps), clock())
     return comps, lowest
+
+
+def _group_costs(comps: list[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64]) -> tuple[list[int], list[int]]:
+    """Per group: the merge width of a pair (twice its documents' mean set size, whole, plus 16) and the work of
+    all its pairs, for every group at once (a numpy mean per group was ~8 us each: 4 ms of 500 groups)."""
+    if not comps:
+        return [], []
+    sizes = np.array([len(c) for c in comps], dtype=np.int64)
+    starts = np.zeros(len(comps), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    sums = np.add.reduceat(counts[np.concatenate(comps)], starts)
+    widths = sums // sizes * 2 + 16
+    return widths.tolist(), (sizes * (sizes - 1) // 2 * widths).tolist()
 
 
 def _large_group(
