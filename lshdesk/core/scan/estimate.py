@@ -11,7 +11,7 @@ import numpy.typing as npt
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.humanize import human_count, human_seconds, human_size
 from lshdesk.core.kernels.probe import probe_intersection_sizes
-from lshdesk.core.lsh import candidate_pairs
+from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.params import Banding, ShingleSpec
 from lshdesk.core.scan.verify import available_memory as available_memory  # where it was (its callers)
 from lshdesk.core.scan.verify import join_seconds, uses_join
@@ -26,6 +26,12 @@ WARN_SECONDS = 15.0
 BYTES_PER_CANDIDATE = 128  # peak memory per candidate pair (measured ~84 B: 6.3 M candidates, 530 MB over the scan)
 MEMORY_SHARE = 0.8  # a scan may plan to use this share of the free memory
 THREADS = 2  # verification runs on two threads (scan.verify)
+# the cost model of verification (scan.scheme, scan.plan): one exact comparison costs about this per id of the two
+# sets (the probe kernel, one thread: 1.33 ns on the unicode corpus's 200,906 candidates at 42 x 3, 2.13 ns on the
+# dev corpus's 614; AMD EPYC 2026-12-01). A model, not a timing: the same corpus and seed choose the same scheme on
+# every machine and every run.
+SECONDS_PER_ID = 1.5e-9
+QUICK_SECONDS = 0.5  # verification the cost model puts below this (a thirtieth of WARN_SECONDS) is not timed
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class Estimate:
     seconds: float
     sampled: int
     n_docs: int
+    candidates: Candidates | None = None  # every candidate, when every document was sampled (the banding's own)
 
     def warning(self, shingle: ShingleSpec) -> str:
         """A sentence for the user when the scan will be slow ("" when it will not)."""
@@ -94,9 +101,14 @@ def estimate_candidates(
         all_pairs, sample_pairs = n * (n - 1) // 2, m * (m - 1) // 2
     left, right = sample[local_l], sample[local_r]
     pairs = len(left) * all_pairs / sample_pairs if sample_pairs else 0.0
-    seconds = 0.0
+    exact = None
+    if m == n:  # the sample is every document: its candidates are the scan's (the banding is not done again)
+        exact = cands if is_ref is None else Candidates(local_l, local_r, cands.bands[keep])
     if not len(left):
-        return Estimate(pairs, seconds, m, n)
+        return Estimate(pairs, 0.0, m, n, exact)
+    quick = pairs * 2 * float(shingles.counts().mean()) * SECONDS_PER_ID / THREADS
+    if quick < QUICK_SECONDS:  # far below a warning by the cost model: not worth timing (~5 ms of a small scan)
+        return Estimate(pairs, quick, m, n, exact)
     if threshold is not None and uses_join(int(2 * pairs * shingles.counts().mean()), threshold, len(shingles.ids)):
         sub = np.sort(rng.choice(m, min(m, JOIN_DOCS)))  # positions in the sample
         pos = np.full(m, -1, dtype=np.int64)
@@ -105,9 +117,9 @@ def estimate_candidates(
         if both.any():
             chosen = sample[sub]
             took = join_seconds(shingles.take(chosen), sigs[chosen], pos[local_l[both]], pos[local_r[both]], threshold)
-            return Estimate(pairs, took * pairs / int(both.sum()) / THREADS, m, n)
+            return Estimate(pairs, took * pairs / int(both.sum()) / THREADS, m, n, exact)
     pick = rng.choice(len(left), min(len(left), TIMED_PAIRS))
     t0 = time.perf_counter()
     probe_intersection_sizes(shingles.ids, shingles.offsets, left[pick], right[pick])
     seconds = (time.perf_counter() - t0) / len(pick) * pairs / THREADS
-    return Estimate(pairs, seconds, m, n)
+    return Estimate(pairs, seconds, m, n, exact)

@@ -39,9 +39,9 @@ from lshdesk.core.humanize import human_count, human_seconds
 from lshdesk.core.kernels.probe import probe_intersection_sizes
 from lshdesk.core.lsh import candidate_pairs
 from lshdesk.core.params import Banding
-from lshdesk.core.scan.estimate import THREADS, TIMED_PAIRS
+from lshdesk.core.scan.estimate import SECONDS_PER_ID, THREADS, TIMED_PAIRS
 from lshdesk.core.scan.pipeline import SignedCorpus, whole_documents
-from lshdesk.core.scan.scheme import SECONDS_PER_ID, choose_scheme, pool_banding, true_pairs
+from lshdesk.core.scan.scheme import choose_scheme, pool_banding, true_pairs
 from lshdesk.core.scurve import probability, scan_banding
 from lshdesk.core.shingling import ShingleBatch
 

@@ -23,16 +23,12 @@ from lshdesk.core.lsh import Candidates, candidate_pairs
 from lshdesk.core.minhash import estimate_pairs
 from lshdesk.core.params import Banding
 from lshdesk.core.pcg64 import sample_sorted
-from lshdesk.core.scan.estimate import THREADS  # verification's threads
+from lshdesk.core.scan.estimate import SECONDS_PER_ID, THREADS  # verification's cost model and threads
 from lshdesk.core.scurve import probability
 from lshdesk.core.shingling import ShingleBatch
 
 SAMPLE_DOCS = 600  # documents sampled (every document below this many): 1,500 took 0.63 s on the unicode corpus
 BUDGET_SECONDS = 0.5  # verification a more recall-friendly scheme may cost the scan (two threads)
-# one exact comparison costs about this per id of the two sets (the probe kernel, one thread: 1.33 ns on the unicode
-# corpus's 200,906 candidates at 42 x 3, 2.13 ns on the dev corpus's 614; AMD EPYC 2026-12-01). A model, not a
-# timing: the same corpus and seed choose the same scheme on every machine and every run.
-SECONDS_PER_ID = 1.5e-9
 MARGIN = 0.1  # pairs whose signature estimate is this far below the threshold are measured exactly too
 ENOUGH = 0.9999  # an expected recall this high is not worth more candidates
 TIE = 1e-4  # expected recalls this close are equal: the fewer candidates win

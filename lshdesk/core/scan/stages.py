@@ -184,7 +184,11 @@ def pair_stages(
     ranks = RankedIds(shingles)  # computed at most once, if the join or a large group needs it
     if uses_join(int(2 * est.pairs * shingles.counts().mean()), threshold, len(shingles.ids)):
         ranks.start(cancel)  # renamed while banding runs: the join needs it first
-    cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
+    if est.candidates is not None:  # every document was in the estimate's sample: banded already
+        cands = est.candidates
+        yield Progress("banding", banding.bands, banding.bands, clock())
+    else:
+        cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
     stage_t["banding"] = clock() - sum(stage_t.values())
     candidates, pairs = yield from verify_stage(cands, sigs, shingles, threshold, cancel, clock, ranks)
     stage_t["verifying"] = clock() - sum(stage_t.values())

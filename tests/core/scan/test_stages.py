@@ -111,6 +111,38 @@ def test_the_candidate_estimate_from_a_sample_is_close(monkeypatch):
     assert abs(est.pairs - cross) / cross < 0.1
 
 
+def test_a_corpus_sampled_whole_is_banded_once_and_a_quick_verification_is_not_timed(monkeypatch):
+    from lshdesk.core.scan import stages
+    from lshdesk.core.shingle_kinds import hash_shingles
+
+    rng = np.random.default_rng(4)
+    base = [make_words(rng, 150) for _ in range(150)]
+    texts = [" ".join(w) for w in base] + [" ".join(mutate(rng, w, int(rng.integers(5, 40)))) for w in base]
+    sigs = sign_texts(texts, SignatureParams())
+    shingles = hash_shingles(texts, ShingleSpec("word", 3))
+    banding = optimal_banding(0.5, 128, 0.05, 0.95)
+    timed = []
+    monkeypatch.setattr(estimate, "probe_intersection_sizes", lambda *a: timed.append(a))
+    want = candidate_pairs(sigs, banding)
+    assert len(want) > 0
+    est = estimate.estimate_candidates(sigs, shingles, banding)
+    assert est.sampled == est.n_docs == 300 and est.pairs == len(want) and timed == []  # 300 docs: a quick model
+    assert est.seconds == pytest.approx(len(want) * 2 * shingles.counts().mean() * estimate.SECONDS_PER_ID / 2)
+    assert [np.array_equal(a, b) for a, b in zip(
+        (est.candidates.left, est.candidates.right, est.candidates.bands), (want.left, want.right, want.bands))
+    ] == [True] * 3  # fmt: skip
+    is_ref = np.arange(300) % 3 == 0
+    cross = estimate.estimate_candidates(sigs, shingles, banding, is_ref).candidates
+    keep = is_ref[want.left] != is_ref[want.right]
+    assert np.array_equal(cross.left, want.left[keep]) and np.array_equal(cross.bands, want.bands[keep])
+    banded = []  # the scan takes those candidates: no banding stage of its own
+    monkeypatch.setattr(stages, "band_stage", lambda *a: banded.append(a) or iter(()))
+    found = run(stages.pair_stages(sigs, shingles, banding, 0.5, None, ShingleSpec("word", 3), None, lambda: 0.0, {}))
+    assert banded == [] and np.array_equal(found.candidates.left, want.left)
+    monkeypatch.setattr(estimate, "SAMPLE_DOCS", 200)  # sampled: its candidates are not every candidate
+    assert estimate.estimate_candidates(sigs, shingles, banding).candidates is None
+
+
 def test_a_scan_the_join_will_verify_is_timed_by_the_join(monkeypatch):
     texts = _texts(1600, seed=8)
     sigs = sign_texts(texts, CHAR5)
