@@ -187,6 +187,7 @@ def pair_stages(
     if est.candidates is not None:  # every document was in the estimate's sample: banded already
         cands = est.candidates
         yield Progress("banding", banding.bands, banding.bands, clock())
+        check_cancel(cancel)  # as after every report: no other report follows a cancel
     else:
         cands = yield from band_stage(sigs, banding, is_ref, cancel, clock)
     stage_t["banding"] = clock() - sum(stage_t.values())
