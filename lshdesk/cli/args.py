@@ -41,7 +41,8 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self):  # argparse makes one per option added (to check its metavar), each asking the width
         if _Parser._width is None:
             _Parser._width = _columns() - 2
-        return self.formatter_class(prog=self.prog, width=_Parser._width)  # type: ignore[call-arg]  # every HelpFormatter has it
+        # typeshed's formatter protocol names prog alone; every HelpFormatter takes width
+        return self.formatter_class(prog=self.prog, width=_Parser._width)  # type: ignore[call-arg]
 
     def parse_args(self, args=None, namespace=None):
         self._argv = sys.argv[1:] if args is None else list(args)  # for error's hint
