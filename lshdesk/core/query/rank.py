@@ -14,7 +14,6 @@ documents above a banding threshold, and a ranking must reach below it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +24,7 @@ from lshdesk.core.kernels import minhash as minhash_kernels
 from lshdesk.core.kernels import pairs as pair_kernels
 from lshdesk.core.params import check_measure
 from lshdesk.core.shingling import ShingleBatch
+from lshdesk.core.threads import Workers, wait_for
 
 
 def pool_size(top: int) -> int:
@@ -104,12 +104,15 @@ def score(
         inter = pair_kernels.query_intersection_sizes(q_ids, shingles.ids, shingles.offsets, index)
     else:
         half = len(index) // 2
-        with ThreadPoolExecutor(1, thread_name_prefix="lshdesk-query") as pool:
+        pool = Workers(1, "lshdesk-query")
+        try:
             other = pool.submit(
                 pair_kernels.query_intersection_sizes, q_ids, shingles.ids, shingles.offsets, index[half:]
             )
             first = pair_kernels.query_intersection_sizes(q_ids, shingles.ids, shingles.offsets, index[:half])
-            inter = np.concatenate([first, other.result()])
+            inter = np.concatenate([first, wait_for(other)])
+        finally:
+            pool.shutdown(wait=False)  # done by now, unless Ctrl+C came: then do not wait
     union = len(q_ids) + shingles.counts()[index] - inter
     jac = np.divide(inter, union, out=np.zeros(len(index)), where=union > 0)
     cont = inter / len(q_ids) if len(q_ids) else np.zeros(len(index))

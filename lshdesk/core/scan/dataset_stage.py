@@ -14,7 +14,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -32,7 +31,7 @@ from lshdesk.core.scan.progress import Progress
 from lshdesk.core.scan.reader import WORKERS
 from lshdesk.core.scan.store import ScanStore
 from lshdesk.core.shingling import ShingleBatch
-from lshdesk.core.threads import wait_for
+from lshdesk.core.threads import Task, Workers, wait_for
 from lshdesk.core.unitext import token_batch
 
 
@@ -135,8 +134,8 @@ def sign_slices(
     t0: float,
 ) -> Generator[Progress, None, None]:
     """Sign the slices on ``WORKERS`` helper threads, taken in order into ``read``, at most ``WORKERS + 1`` in flight."""
-    pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="lshdesk-rows")
-    in_flight: deque[tuple[Future, TextSlice]] = deque()
+    pool = Workers(WORKERS, "lshdesk-rows")
+    in_flight: deque[tuple[Task, TextSlice]] = deque()
     finished = False
     try:
         for s in slices:
@@ -153,7 +152,7 @@ def sign_slices(
     yield Progress("reading", read.done, read.total, time.perf_counter() - t0, unit="rows")
 
 
-def _done(work: tuple[Future, TextSlice], cancel: threading.Event | None) -> tuple[tuple, TextSlice]:
+def _done(work: tuple[Task, TextSlice], cancel: threading.Event | None) -> tuple[tuple, TextSlice]:
     return wait_for(work[0], cancel), work[1]
 
 
