@@ -39,7 +39,7 @@ import bench_common as bc  # noqa: E402
 
 HERE = os.path.abspath(__file__)
 REPO = os.path.abspath(os.path.join(os.path.dirname(HERE), "..", ".."))
-UNICODE_DOCS = os.path.join(REPO, "..", "shared", "corpora", "unicode", "docs")
+UNICODE_DOCS = os.path.realpath(os.path.join(REPO, "..", "shared", "corpora", "unicode", "docs"))
 DEFAULT_CORPORA = (bc.DEV_DOCS, UNICODE_DOCS)
 SMALL_TEXT = "A small file of a few words, as a user scans one to try the command line.\n"
 
@@ -230,7 +230,7 @@ def main() -> None:
         print(json.dumps(_worker(json.loads(args.worker))))
         return
     args.tree = os.path.abspath(args.tree)
-    corpora = [os.path.abspath(c) for c in args.corpus or DEFAULT_CORPORA]
+    corpora = [os.path.realpath(c) for c in args.corpus or DEFAULT_CORPORA]  # one spelling: the unicode corpus is found
     mc = bc.machine()
     report: dict = {"machine": mc, "tree": args.tree}
     print(
