@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -52,14 +53,25 @@ def datasketch_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-PLAIN_PCG64_UP_TO = 4096  # k drawn by core.pcg64 in Python (~1 us a word); numpy.random's own above
+PLAIN_PCG64_WORDS = 32_768  # words a process draws in Python (core.pcg64, ~0.4 us each) before numpy.random takes over
+_plain_drawn = [0]  # words drawn in Python so far
+
+
+def _draw_in_python(k: int) -> bool:
+    """Whether the next 2 k words are cheaper drawn in Python than by loading ``numpy.random`` (~12 ms, then ~free):
+    while the process has drawn fewer than ``PLAIN_PCG64_WORDS`` (a scan draws 2 k once; the b-bit lesson ~400,000,
+    0.13 s in Python) and nothing has loaded ``numpy.random`` yet. Both give the same words (``core.pcg64``)."""
+    if "numpy.random" in sys.modules or _plain_drawn[0] + 2 * k > PLAIN_PCG64_WORDS:
+        return False
+    _plain_drawn[0] += 2 * k
+    return True
 
 
 def fast_params(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The ``fast`` family's odd multipliers and offsets, from a PCG64 stream keyed by the seed: numpy's
-    ``Generator(PCG64([seed, 0x6C736864])).integers``, drawn by ``core.pcg64`` for the usual k (loading
-    ``numpy.random`` cost ~12 ms of every scan that signs a file)."""
-    if k > PLAIN_PCG64_UP_TO:
+    ``Generator(PCG64([seed, 0x6C736864])).integers``, drawn by ``core.pcg64`` while that is cheaper (loading
+    ``numpy.random`` cost ~12 ms of every scan that signs a file: ``_draw_in_python``)."""
+    if not _draw_in_python(k):
         rng = np.random.Generator(np.random.PCG64([seed, 0x6C73_6864]))
         a = rng.integers(0, 1 << 32, k, dtype=np.uint32) | np.uint32(1)
         b = rng.integers(0, 1 << 32, k, dtype=np.uint32)

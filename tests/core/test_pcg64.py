@@ -27,15 +27,31 @@ def test_the_seed_state_is_numpys_seed_sequence(entropy):
     assert seed_state(entropy) == [int(v) for v in expected]
 
 
-@pytest.mark.parametrize("k", [1, 16, 127, 128, 129, 1024, minhash.PLAIN_PCG64_UP_TO, minhash.PLAIN_PCG64_UP_TO + 1])
-def test_the_fast_familys_parameters_are_as_numpy_draws_them(k):
+@pytest.mark.parametrize("in_python", [True, False])
+@pytest.mark.parametrize("k", [1, 16, 127, 128, 129, 1024, 4096])
+def test_the_fast_familys_parameters_are_as_numpy_draws_them(k, in_python, monkeypatch):
+    monkeypatch.setattr(minhash, "_plain_drawn", [0])
+    if in_python:  # numpy.random not loaded yet, as in a fresh command
+        monkeypatch.delitem(sys.modules, "numpy.random")
     for seed in (0, 1, 2**32 - 1):
         rng = np.random.Generator(np.random.PCG64([seed, 0x6C73_6864]))
         a = rng.integers(0, 1 << 32, k, dtype=np.uint32) | np.uint32(1)
         b = rng.integers(0, 1 << 32, k, dtype=np.uint32)
+        before = minhash._plain_drawn[0]
         got_a, got_b = minhash.fast_params(k, seed)
+        assert (minhash._plain_drawn[0] == before + 2 * k) is in_python  # drawn by core.pcg64, or by numpy.random
         assert got_a.dtype == got_b.dtype == np.uint32
         assert np.array_equal(got_a, a) and np.array_equal(got_b, b)
+
+
+def test_python_draws_stop_at_their_budget_and_numpy_random_goes_on_with_the_same_words(monkeypatch):
+    monkeypatch.setattr(minhash, "_plain_drawn", [minhash.PLAIN_PCG64_WORDS - 256])
+    monkeypatch.delitem(sys.modules, "numpy.random")
+    in_python = minhash.fast_params(128, 3)  # 256 words: the last of the budget
+    assert minhash._plain_drawn[0] == minhash.PLAIN_PCG64_WORDS
+    by_numpy = minhash.fast_params(128, 3)  # past it: numpy.random draws them
+    assert minhash._plain_drawn[0] == minhash.PLAIN_PCG64_WORDS
+    assert all(np.array_equal(x, y) for x, y in zip(in_python, by_numpy))
 
 
 # (population, size): Floyd's algorithm below 10,001 or for a small share, a tail shuffle above; 2**33 draws 64-bit

@@ -139,7 +139,8 @@ class LearnView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
-        self.pages: list[LessonPage] = []
+        self._makers: dict[str, tuple[PageMaker, int]] = {}  # page name -> (how to make it, its lesson number or 0)
+        self.built: list[LessonPage] = []  # the pages made so far, in the order they were first shown
         self._build_pages()
         self._step_keys()
         self.list.currentItemChanged.connect(self._show)
@@ -147,7 +148,8 @@ class LearnView(QWidget):
         self._fit_list()
 
     def _build_pages(self) -> None:
-        """The list (a heading per section, the lessons numbered on across sections) and one page each."""
+        """The list (a heading per section, the lessons numbered on across sections); each page is made when it is
+        first shown or asked for (``page``): making all 13 at once was ~0.45 s of the window's first paint."""
         n = 0
         for heading, entries, numbered in SECTIONS:
             item = QListWidgetItem(heading)
@@ -157,19 +159,44 @@ class LearnView(QWidget):
             item.setFont(font)
             self.list.addItem(item)
             for title, name, make in entries:
-                page = make(self.source)
                 if numbered:
                     n += 1
-                    page.number(n)
-                setattr(self, name, page)
-                self.pages.append(page)
-                self.stack.addWidget(page)
+                self._makers[name] = (make, n if numbered else 0)
                 item = QListWidgetItem(f"{n}  {title}" if numbered else title)
                 item.setData(Qt.ItemDataRole.UserRole, name)
                 self.list.addItem(item)
-                for kind in (QAbstractSlider, QComboBox):
-                    for control in page.findChildren(kind):
-                        control.installEventFilter(self._keep_keys)  # a slider keeps its arrows
+
+    def page(self, name: str) -> LessonPage:
+        """The page of that name (as in ``SECTIONS``), made now if it was not yet, in the view's zoom and mode."""
+        made = self.__dict__.get(name)
+        if made is not None:
+            return made
+        make, number = self._makers[name]
+        page = make(self.source)
+        if number:
+            page.number(number)
+        for kind in (QAbstractSlider, QComboBox):
+            for control in page.findChildren(kind):
+                control.installEventFilter(self._keep_keys)  # a slider keeps its arrows
+        setattr(self, name, page)
+        self.built.append(page)
+        self.stack.addWidget(page)
+        if self.presenting:
+            page.present(True)
+        if self.zoom != 1.0:
+            self._scale(page, self.font())
+        return page
+
+    def __getattr__(self, name: str):
+        """``view.scurve`` and the like: the page, made at first use (``page``)."""
+        if name in self.__dict__.get("_makers", ()):
+            return self.page(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def pages(self) -> list[LessonPage]:
+        """Every page in the list's order, each made now if it was not yet."""
+        return [self.page(name) for name in self._makers]
 
     def current_page(self) -> LessonPage:
         return self.stack.currentWidget()
@@ -260,11 +287,16 @@ class LearnView(QWidget):
         font = QFont(self.font())
         font.setPointSizeF(self._base_pt * zoom)
         self.setFont(font)
-        for w in self.findChildren(QWidget):  # a widget with a style sheet does not take its parent's font
-            if w.styleSheet():
-                w.setFont(font)
+        self._scale(self, font)
         self._fit_list()
         self._keep_figure_in_view()
+
+    @staticmethod
+    def _scale(widget: QWidget, font: QFont) -> None:
+        """The font for the widgets below ``widget`` with a style sheet: they do not take their parent's."""
+        for w in widget.findChildren(QWidget):
+            if w.styleSheet():
+                w.setFont(font)
 
     def set_presentation(self, on: bool) -> None:
         """The lesson alone, full screen, its text at 3.5 % of the screen's height; off restores all of it."""
@@ -289,7 +321,7 @@ class LearnView(QWidget):
             if window is not self:
                 window.setWindowState(self._window_state)
         self.side.setVisible(not on)
-        for page in self.pages:
+        for page in self.built:  # (a page made later is made presenting)
             page.present(on)
         self.set_zoom(self._present_zoom if on else 1.0)
         if on:
@@ -324,7 +356,7 @@ class LearnView(QWidget):
 
     def _show(self, item: QListWidgetItem | None) -> None:
         if item is not None and item.data(Qt.ItemDataRole.UserRole) is not None:
-            self.stack.setCurrentWidget(getattr(self, item.data(Qt.ItemDataRole.UserRole)))
+            self.stack.setCurrentWidget(self.page(item.data(Qt.ItemDataRole.UserRole)))
             if self.presenting:
                 self.current_page().setFocus(Qt.FocusReason.OtherFocusReason)
                 self._keep_figure_in_view()
@@ -332,7 +364,8 @@ class LearnView(QWidget):
     def show_page(self, page: QWidget) -> None:
         """Open one lesson or experiment page."""
         for row in range(self.list.count()):
-            if getattr(self, self.list.item(row).data(Qt.ItemDataRole.UserRole) or "-", None) is page:
+            name = self.list.item(row).data(Qt.ItemDataRole.UserRole)
+            if name is not None and self.__dict__.get(name) is page:
                 self.list.setCurrentRow(row)
                 return
 
@@ -350,5 +383,5 @@ class LearnView(QWidget):
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel the experiments and the reading of the user's files, wait for their threads; True if none is left."""
-        pages = [p for p in self.pages if isinstance(p, ExperimentPage)]
+        pages = [p for p in self.built if isinstance(p, ExperimentPage)]
         return all([p.shutdown(timeout_ms) for p in pages] + [self.source.shutdown(timeout_ms)])

@@ -195,3 +195,19 @@ def test_the_sweep_table_shows_tiny_shares_and_its_legend_names_only_what_is_dra
     qtbot.waitUntil(lambda: page.result is not None, timeout=60000)
     assert len(page.entry.data) == 0  # no diamond drawn beside the files
     assert not any("entry" in label.text for _, label in page.plot.plotItem.legend.items)
+
+
+def test_a_page_is_made_when_first_shown_in_the_views_zoom_and_mode(view, qtbot):
+    """The view makes only the page it shows (making all of them was ~0.45 s of the window's first paint); a page
+    made later, while presenting, comes presenting and in the presentation's size, styled boxes too."""
+    assert view.built == [view.current_page()] and "scurve" not in view.__dict__
+    normal = view.sets.intro.font().pointSizeF()
+    view.set_presentation(True)
+    page = view.scurve  # made now
+    assert view.built[-1] is page and page.presenting and not page.intro.isVisible()
+    assert page.intro.font().pointSizeF() > normal
+    assert page.formula.font().pointSizeF() == pytest.approx(page.intro.font().pointSizeF())
+    view.set_presentation(False)
+    assert page.intro.font().pointSizeF() == pytest.approx(normal) and not page.presenting
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        view.nonesuch  # noqa: B018
