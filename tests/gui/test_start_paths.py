@@ -28,6 +28,7 @@ def started(qtbot, settings, monkeypatch):
 
     monkeypatch.setattr(app_module, "make_window", make_window)
     monkeypatch.setattr(QApplication, "exec", lambda self=None: 0)
+    monkeypatch.setattr(app_module, "dispose", lambda window: None)  # the window is used after the (stubbed) loop
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     switch = sys.getswitchinterval()
     yield windows
