@@ -54,7 +54,7 @@ def test_the_app_opens_on_the_sample_corpus_already_scanned(qtbot, settings, mon
 
 
 def test_quitting_deletes_the_window_while_python_and_qt_are_whole(qtbot, settings, monkeypatch):
-    """After the loop, run_app deletes the window it made (and unfreezes the collector) before returning: left to
+    """After the loop, run_app deletes the window it made before returning: left to
     the interpreter's exit, about 1 quit in 8 crashed once the Learn pages were made (a plot's item called a
     Python override while Python finalised)."""
     import shiboken6
@@ -77,7 +77,7 @@ def test_quitting_deletes_the_window_while_python_and_qt_are_whole(qtbot, settin
     switch = sys.getswitchinterval()
     try:
         assert app_module.run_app([]) == 0
-        assert not shiboken6.isValid(windows[0]) and gc.get_freeze_count() == 0
+        assert not shiboken6.isValid(windows[0])
     finally:
         sys.setswitchinterval(switch)
         gc.unfreeze()
