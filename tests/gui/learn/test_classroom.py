@@ -207,6 +207,8 @@ def test_a_page_is_made_when_first_shown_in_the_views_zoom_and_mode(view, qtbot)
     assert view.built[-1] is page and page.presenting and not page.intro.isVisible()
     assert page.intro.font().pointSizeF() > normal
     assert page.formula.font().pointSizeF() == pytest.approx(page.intro.font().pointSizeF())
+    ticks = page.plot.getPlotItem().getAxis("bottom").style["tickFont"]
+    assert ticks.pointSizeF() == pytest.approx(page.intro.font().pointSizeF())  # its plot's axes too
     view.set_presentation(False)
     assert page.intro.font().pointSizeF() == pytest.approx(normal) and not page.presenting
     with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
