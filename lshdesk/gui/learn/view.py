@@ -140,7 +140,7 @@ class LearnView(QWidget):
         lay.addWidget(self.side)
         lay.addWidget(self.stack, 1)
         self._makers: dict[str, tuple[PageMaker, int]] = {}  # page name -> (how to make it, its lesson number or 0)
-        self.built: list[LessonPage] = []  # the pages made so far, in the order they were first shown
+        self.built: list[LessonPage] = []  # the pages made so far, in the order they were made
         self._build_pages()
         self._step_keys()
         self.list.currentItemChanged.connect(self._show)
@@ -187,7 +187,7 @@ class LearnView(QWidget):
             self._scale(page, self.font())
         return page
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> LessonPage:
         """``view.scurve`` and the like: the page, made at first use (``page``)."""
         if name in self.__dict__.get("_makers", ()):
             return self.page(name)
