@@ -16,7 +16,9 @@ def test_two_folders_show_their_overlap_and_the_pairs_behind_it(qtbot, window, c
     scan_and_wait(qtbot, window)
     view, r = window.results.overlap, window.state.result
     assert window.results.tabs.isTabVisible(3)
-    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)  # compared in a worker
+    assert view.stale and view.found is None  # not compared while its tab is hidden
+    window.results.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)  # compared in a worker once shown
     want = overlap(r)
     assert want.a.matched >= 2 and (view.found.a, view.found.b) == (
         want.a,
@@ -59,7 +61,24 @@ def test_the_sides_are_compared_off_the_gui_thread(qtbot, window, corpus_dir, mo
     set_test_params(window)
     scan_and_wait(qtbot, window)
     view = window.results.overlap
+    assert not threads  # nothing compared unasked
+    window.results.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.found is not None, timeout=10000)
     assert threads and threading.main_thread() not in threads
     want = overlap(window.state.result)
     assert (view.found.a, view.found.b) == (want.a, want.b) and list(view.found.pairs) == list(want.pairs)
+
+
+def test_a_result_that_comes_while_the_tab_is_shown_is_compared_at_once(qtbot, window, corpus_dir):
+    root, _ = corpus_dir
+    window.folders.open([str(root / "alpha"), str(root / "beta")], scan_now=False)
+    set_test_params(window)
+    scan_and_wait(qtbot, window)
+    view = window.results.overlap
+    window.results.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.found is not None, timeout=10000)
+    first = view.found
+    scan_and_wait(qtbot, window)  # a rescan, the Overlap tab still in front
+    assert not view.stale
+    qtbot.waitUntil(lambda: view.found is not None and view.found is not first, timeout=10000)
+    assert (view.found.a, view.found.b) == (first.a, first.b)

@@ -26,6 +26,7 @@ class OverlapBars(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.found: Overlap | None = None
+        self.stale = False  # a result came while the view was hidden: compared when it is shown
         self.setMinimumHeight(4 * self.fontMetrics().height() + 40)
         self.setAccessibleName("Overlap of the two sides, as bars")
 
@@ -124,11 +125,22 @@ class OverlapView(QWidget):
             for a in choices:
                 self.side.addItem(", ".join(display(result.roots[i]) for i in a), a)
         self.side.blockSignals(False)
-        self._show()
+        if self.isVisible():
+            self._show()
+        else:  # compared when the tab is shown: a scan of two folders does not pay for it unasked
+            self.stale = True
+            self.slot.cancel()
+            self._fill(None)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.stale:
+            self._show()
 
     def _show(self) -> None:
         """Compare the sides chosen in the worker (the shingles of each side: about 1 s at 100k documents)."""
         r, a = self.result, self.side.currentData()
+        self.stale = False
         self._fill(None)
         if r is None or not a:
             self.slot.cancel()
