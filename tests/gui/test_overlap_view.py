@@ -82,3 +82,15 @@ def test_a_result_that_comes_while_the_tab_is_shown_is_compared_at_once(qtbot, w
     assert not view.stale
     qtbot.waitUntil(lambda: view.found is not None and view.found is not first, timeout=10000)
     assert (view.found.a, view.found.b) == (first.a, first.b)
+
+
+def test_the_view_shown_before_any_scan_says_what_it_needs(qtbot):
+    from lshdesk.gui.widgets.overlap_view import OverlapView
+
+    view = OverlapView()
+    qtbot.addWidget(view)
+    view.show()  # no result yet: nothing to compare, no error
+    qtbot.waitExposed(view)
+    assert not view.stale and view.found is None
+    view.set_result(None, [])
+    assert view.summary.text() == "Scan two folders or more to compare them."

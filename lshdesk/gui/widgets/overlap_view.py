@@ -26,7 +26,6 @@ class OverlapBars(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.found: Overlap | None = None
-        self.stale = False  # a result came while the view was hidden: compared when it is shown
         self.setMinimumHeight(4 * self.fontMetrics().height() + 40)
         self.setAccessibleName("Overlap of the two sides, as bars")
 
@@ -94,6 +93,7 @@ class OverlapView(QWidget):
         self.result: ScanResult | None = None
         self.names: list[str] = []
         self.found: Overlap | None = None
+        self.stale = False  # a result came while the view was hidden: compared when it is shown
         self.side = QComboBox()
         self.side.setAccessibleName("Which folders stand against the others")
         self.side.setToolTip("Side A: these folders; side B: every other folder scanned")
