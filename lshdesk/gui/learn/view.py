@@ -7,12 +7,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QAbstractSlider,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QListWidget,
     QListWidgetItem,
     QMessageBox,
     QPushButton,
@@ -25,67 +23,11 @@ from PySide6.QtWidgets import (
 from lshdesk.core.errors import LshdeskError
 from lshdesk.core.scan.pipeline import ScanResult
 from lshdesk.gui.learn.common import LessonPage
+from lshdesk.gui.learn.contents import SECTIONS, PageList, PageMaker
 from lshdesk.gui.learn.corpus_source import CorpusSource, TextsProvider, files_provider
 from lshdesk.gui.learn.experiment_base import ExperimentPage
-from lshdesk.gui.learn.experiment_pages import BandingPage, ErrorPage
 from lshdesk.gui.learn.handout import export_handout
-from lshdesk.gui.learn.lesson_banding import BandingLesson
-from lshdesk.gui.learn.lesson_bbit import BbitLesson
-from lshdesk.gui.learn.lesson_choosing import ChoosingLesson
-from lshdesk.gui.learn.lesson_containment import ContainmentLesson
-from lshdesk.gui.learn.lesson_demo import DemoLesson
-from lshdesk.gui.learn.lesson_matrix import MatrixLesson
-from lshdesk.gui.learn.lesson_scale import ScaleLesson
-from lshdesk.gui.learn.lesson_scurve import SCurveLesson
-from lshdesk.gui.learn.lesson_sets import SetsLesson
-from lshdesk.gui.learn.lesson_signatures import SignaturesLesson
-from lshdesk.gui.learn.lesson_step import StepLesson
 from lshdesk.gui.learn.presenting import PRESENT_STEPS, Chrome, KeepKeys, pixel_size, presentation_zoom
-
-PageMaker = Callable[[CorpusSource], LessonPage]
-# The lessons in an order that builds: sets alone, one slot, signatures, banding, the S-curve, then the article's
-# whole pipeline. Each line: (title, the view's attribute for the page, how to make it). Numbers are given here.
-LESSONS: list[tuple[str, str, PageMaker]] = [
-    ("Sets and Jaccard", "sets", lambda source: SetsLesson()),
-    ("One slot, step by step", "step", lambda source: StepLesson()),
-    ("Signatures and the estimate", "signatures", SignaturesLesson),
-    ("Banding", "banding", BandingLesson),
-    ("The S-curve", "scurve", SCurveLesson),
-    ("The article's whole pipeline", "demo", lambda source: DemoLesson()),
-]
-EXPERIMENTS: list[tuple[str, str, PageMaker]] = [
-    ("Error versus k", "error", ErrorPage),
-    ("Recall and false positives", "sweep", BandingPage),
-]
-# Mining of Massive Datasets ch. 3, the half the article's demos lack
-TEXTBOOK: list[tuple[str, str, PageMaker]] = [
-    ("The signature matrix, row by row", "matrix", lambda source: MatrixLesson()),
-    ("Why not compare every pair?", "scale", ScaleLesson),
-    ("Choosing k, b and r", "choosing", lambda source: ChoosingLesson()),
-    ("Containment", "containment", lambda source: ContainmentLesson()),
-    ("b-bit MinHash (advanced)", "bbit", BbitLesson),
-]
-SECTIONS: list[tuple[str, list[tuple[str, str, PageMaker]], bool]] = [  # (heading, pages, numbered as lessons)
-    ("Lessons", LESSONS, True),
-    ("From the textbook (MMDS ch. 3)", TEXTBOOK, False),
-    ("Experiments", EXPERIMENTS, False),
-]
-
-
-class _PageList(QListWidget):
-    """The list of pages: the arrow keys, Home and End skip the two headings (which cannot be chosen)."""
-
-    def moveCursor(self, action, modifiers):
-        index = super().moveCursor(action, modifiers)
-        if action == QAbstractItemView.CursorAction.MoveHome:
-            rows = range(self.count())
-        elif action == QAbstractItemView.CursorAction.MoveEnd:
-            rows = range(self.count() - 1, -1, -1)
-        else:
-            return index
-        row = next((r for r in rows if self.item(r).flags() & Qt.ItemFlag.ItemIsEnabled), self.currentRow())
-        return self.model().index(row, 0)
-
 
 ZOOMS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)  # Ctrl+- / Ctrl+= steps through these (out of presentation)
 
@@ -109,7 +51,7 @@ class LearnView(QWidget):
         self._chrome = Chrome()
         self._keep_keys = KeepKeys(self)
         self.source = CorpusSource(self)
-        self.list = _PageList()
+        self.list = PageList()
         self.list.setAccessibleName("Lessons")
         self.list.setAccessibleDescription("The lessons, the textbook's pages and the experiments: choose one to show")
         self.list.setStyleSheet("QListWidget::item { padding: 5px 4px; }")

@@ -9,8 +9,8 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 from lshdesk.core.scurve import optimal_banding
+from lshdesk.gui.learn.contents import LESSONS
 from lshdesk.gui.learn.presenting import BODY_SHARE, pixel_size
-from lshdesk.gui.learn.view import LESSONS
 
 STATE = {  # what a lesson's story step is, page by page
     "sets": lambda p: p.pair_step,

@@ -168,7 +168,7 @@ def test_the_bbit_page_on_the_users_files_and_its_exercises(qtbot, view):
 
 
 def test_every_textbook_page_steps_with_the_arrow_keys(view, qtbot):
-    from lshdesk.gui.learn.view import TEXTBOOK
+    from lshdesk.gui.learn.contents import TEXTBOOK
 
     view.activateWindow()
     qtbot.waitActive(view)
